@@ -1,0 +1,11 @@
+module github.com/reasoning-go/reasoning
+
+go 1.26.8
+
+require (
+	github.com/dlclark/regexp2 v1.12.0 // indirect
+	github.com/google/go-cmp v0.7.0 // indirect
+	github.com/google/uuid v1.3.0 // indirect
+	github.com/pkoukk/tiktoken-go v0.1.8 // indirect
+	github.com/stretchr/testify v1.12.1 // indirect
+)
