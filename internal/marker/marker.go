@@ -1,0 +1,194 @@
+// Package marker finds delimiters in text that arrives in pieces, and in
+// sequences of token IDs. Every parser family uses it; none searches text it
+// accumulated.
+package marker
+
+import (
+	"fmt"
+	"strings"
+)
+
+// MaxMarkers is the largest number of markers one Scanner can watch.
+const MaxMarkers = 64
+
+// Check reports whether markers can be watched by one Scanner: at most
+// MaxMarkers, none empty, and none inside another, so that at any position
+// of the text at most one marker can start.
+func Check(markers []string) error {
+	if len(markers) > MaxMarkers {
+		return fmt.Errorf("marker: %d markers, more than %d", len(markers), MaxMarkers)
+	}
+	for i, a := range markers {
+		if a == "" {
+			return fmt.Errorf("marker: marker %d is empty", i)
+		}
+		for j, b := range markers {
+			if i != j && strings.Contains(b, a) {
+				return fmt.Errorf("marker: %q is inside %q", a, b)
+			}
+		}
+	}
+	return nil
+}
+
+// A Scanner looks for the earliest of a set of markers in text fed to it
+// delta by delta. Only the markers in the active set are looked for; the set
+// may change between calls to Next.
+//
+// Between deltas a Scanner holds at most the longest active marker's length
+// minus one bytes: a tail of the text that is a proper prefix of an active
+// marker. Every other byte is returned by the Next call that reaches it, as a
+// substring of the text fed (held bytes are returned as they were kept), and
+// Flush returns what is held at the end. Feeding text and collecting every
+// piece Next and Flush return, markers included, gives the input back byte
+// for byte. Work per delta is linear in its length times the number of
+// active markers.
+//
+// The zero Scanner watches no markers; Reset gives it its set.
+type Scanner struct {
+	markers []string // every marker, by index; shared, never modified
+	active  uint64   // bit i set: markers[i] is looked for
+	first   [256]bool // first bytes of the active markers
+	longest int       // length of the longest active marker
+	held    string // proper prefix of an active marker, carried from earlier deltas
+	rest    string // what Next has not reached yet of the current delta
+}
+
+// Reset makes s watch markers (which must pass Check and are not copied),
+// all of them active, with nothing held.
+func (s *Scanner) Reset(markers []string) {
+	*s = Scanner{markers: markers}
+	s.SetActive(1<<len(markers) - 1)
+}
+
+// SetActive sets which markers are looked for: bit i stands for marker i.
+// Held text is re-examined against the new set by the next call to Next.
+func (s *Scanner) SetActive(mask uint64) {
+	s.active = mask
+	s.first = [256]bool{}
+	s.longest = 0
+	for i, m := range s.markers {
+		if mask&(1<<i) != 0 {
+			s.first[m[0]] = true
+			s.longest = max(s.longest, len(m))
+		}
+	}
+}
+
+// Active returns the active set.
+func (s *Scanner) Active() uint64 { return s.active }
+
+// Feed gives s the next delta. Text of an earlier delta that Next has not
+// reached yet is dropped, so call Next until it reports no marker first.
+func (s *Scanner) Feed(delta string) { s.rest = delta }
+
+// Held returns the text held back between deltas.
+func (s *Scanner) Held() string { return s.held }
+
+// Next returns the text before the next active marker in the text fed so far
+// and the marker's index, consuming both. The text comes in two pieces: held,
+// bytes kept from earlier deltas, and text, bytes of the current delta. When
+// no further marker is found, m is -1, the pieces are everything that cannot
+// start an active marker, and the rest is held for the next delta or Flush.
+func (s *Scanner) Next() (held, text string, m int) {
+	if h := s.held; h != "" {
+		for i := 0; i < len(h); i++ {
+			if !s.first[h[i]] {
+				continue
+			}
+			k, full := s.matchAcross(h[i:], s.rest)
+			if k < 0 {
+				continue
+			}
+			mk := s.markers[k]
+			if !full { // h[i:]+rest is a proper prefix of mk: keep waiting
+				s.held = h[i:] + s.rest
+				s.rest = ""
+				return h[:i], "", -1
+			}
+			if n := len(h) - i; len(mk) <= n { // a marker inside what is held
+				s.held = h[i+len(mk):]
+			} else {
+				s.held = ""
+				s.rest = s.rest[len(mk)-n:]
+			}
+			return h[:i], "", k
+		}
+		held, s.held = h, ""
+	}
+	rest := s.rest
+	if pos, k := s.index(rest); k >= 0 {
+		s.rest = rest[pos+len(s.markers[k]):]
+		return held, rest[:pos], k
+	}
+	cut := len(rest) - s.partial(rest)
+	s.held, s.rest = rest[cut:], ""
+	return held, rest[:cut], -1
+}
+
+// Flush ends the input and returns the text held back.
+func (s *Scanner) Flush() string {
+	h := s.held + s.rest
+	s.held, s.rest = "", ""
+	return h
+}
+
+// matchAcross looks for an active marker that starts at the beginning of
+// a+b. It returns the marker and whether it is complete there; k is -1 when
+// none starts there. When only a prefix of the marker is present, that
+// prefix is all of a+b.
+func (s *Scanner) matchAcross(a, b string) (k int, full bool) {
+	for i, mk := range s.markers {
+		if s.active&(1<<i) == 0 || mk[0] != a[0] {
+			continue
+		}
+		switch {
+		case len(mk) <= len(a):
+			if strings.HasPrefix(a, mk) {
+				return i, true
+			}
+		case strings.HasPrefix(mk, a):
+			tail := mk[len(a):]
+			if strings.HasPrefix(b, tail) {
+				return i, true
+			}
+			if strings.HasPrefix(tail, b) {
+				return i, false
+			}
+		}
+	}
+	return -1, false
+}
+
+// index returns the position and index of the earliest active marker in t.
+func (s *Scanner) index(t string) (pos, k int) {
+	pos, k = len(t), -1
+	for i, mk := range s.markers {
+		if s.active&(1<<i) == 0 {
+			continue
+		}
+		// Only an occurrence starting before the best so far can win.
+		end := min(len(t), pos+len(mk)-1)
+		if j := strings.Index(t[:end], mk); j >= 0 && j < pos {
+			pos, k = j, i
+		}
+	}
+	return pos, k
+}
+
+// partial returns the length of the longest suffix of t that is a proper
+// prefix of an active marker.
+func (s *Scanner) partial(t string) int {
+	for i := max(0, len(t)-s.longest+1); i < len(t); i++ {
+		if !s.first[t[i]] {
+			continue
+		}
+		suffix := t[i:]
+		for j, mk := range s.markers {
+			if s.active&(1<<j) != 0 && len(suffix) < len(mk) && strings.HasPrefix(mk, suffix) {
+				return len(suffix)
+			}
+		}
+	}
+	return 0
+}

@@ -1,0 +1,48 @@
+package parsers
+
+import (
+	"github.com/reasoning-go/reasoning"
+	"github.com/reasoning-go/reasoning/tokenizer"
+)
+
+// newIdentityParser builds the "identity" parser (vLLM IdentityReasoningParser).
+//
+// Markers: none.
+// Starts in: content, and stays there: every byte of the output is content.
+// Thinking switch: none. It is also what thinking-switch families become when
+// thinking is off.
+// Truncation: nothing to truncate.
+// Repeats: "<think>" and "</think>" are text like any other.
+// Streaming: emits each delta as it arrives; holds nothing.
+// Upstream: spec vllm-thinktag §4. IsReasoningEnd is always true, including
+// for no IDs; ExtractContentIDs returns its input; CountReasoningTokens is 0.
+// vLLM registers the class but no name for it; we register "identity".
+func newIdentityParser(tokenizer.Tokenizer, reasoning.Config) (reasoning.Parser, error) {
+	return newIdentity(), nil
+}
+
+func newIdentity() *identity { return new(identity) }
+
+// identity passes everything through as content.
+type identity struct{ finished bool }
+
+func (*identity) Extract(output string) reasoning.Message {
+	return reasoning.Message{Content: output}
+}
+
+func (p *identity) ExtractStreaming(d reasoning.Delta) reasoning.Message {
+	if p.finished {
+		return reasoning.Message{}
+	}
+	return reasoning.Message{Content: d.Text}
+}
+
+func (p *identity) Finish() reasoning.Message {
+	p.finished = true
+	return reasoning.Message{}
+}
+
+func (*identity) IsReasoningEnd([]int) bool               { return true }
+func (*identity) IsReasoningEndStreaming(_, _ []int) bool { return true }
+func (*identity) ExtractContentIDs(ids []int) []int       { return ids }
+func (*identity) CountReasoningTokens([]int) int          { return 0 }

@@ -1,0 +1,526 @@
+package parsers
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/reasoning-go/reasoning"
+	"github.com/reasoning-go/reasoning/internal/marker"
+	"github.com/reasoning-go/reasoning/tokenizer"
+)
+
+// This file holds the think-tag base: one machine, configured by a tagSpec,
+// that every <think>-style family uses. A family that differs only in its
+// markers, where it starts, its thinking switch and how it treats repeated
+// markers is a tagSpec value and a factory, nothing more.
+
+// phase is where a think-tag parser stands in one response.
+type phase uint8
+
+const (
+	phaseContent   phase = iota // outside reasoning: text is content
+	phaseReasoning              // inside a reasoning block: the closing marker has not been seen
+)
+
+func (p phase) String() string { return [...]string{"content", "reasoning"}[p] }
+
+// tagState is the whole streaming state of the machine between two markers.
+type tagState struct {
+	phase  phase
+	opened bool // phaseReasoning: the block's opening marker has been consumed
+	seen   bool // a reasoning block has begun (or the prompt held one): a non-re-entering family opens no other
+}
+
+// markerKind says what a marker does.
+type markerKind uint8
+
+const (
+	kindOpen  markerKind = iota // opens reasoning; dropped
+	kindClose                   // closes reasoning; dropped
+	kindTool                    // ends reasoning implicitly; kept, in content, for the tool parser
+)
+
+// tagSpec describes a think-tag family. The zero value of each field is the
+// common case.
+type tagSpec struct {
+	name       string   // registered name, for errors
+	open       string   // opening marker; "" when the family has none
+	close      string   // closing marker
+	tools      []string // tool-call openers that end reasoning and stay in content
+	boundaries []string // turn markers at which the ID-level end check stops looking back
+
+	startContent bool // a response starts in content, not in reasoning
+	reenter      bool // an opening marker in content starts another reasoning block
+	absorbOpens  bool // every opening marker inside reasoning is dropped, not only the block's first
+	dropCloses   bool // a closing marker in content is dropped, not kept as text
+
+	thinkingKeys []string // chat_template_kwargs keys of the thinking switch; none: no switch
+	thinkingOff  bool     // the switch's default is off
+}
+
+// tagFamily is a tagSpec made ready for parsers: its markers in the order the
+// scanner watches them.
+type tagFamily struct {
+	tagSpec
+	markers []string     // every marker, open first when present
+	kinds   []markerKind // kind of markers[i]
+	bits    [3]uint64    // by kind: the markers of that kind, as a mask
+}
+
+// newTagFamily prepares spec. A bad spec is a programming error: it panics.
+func newTagFamily(spec tagSpec) *tagFamily {
+	f := &tagFamily{tagSpec: spec}
+	add := func(s string, k markerKind) {
+		f.bits[k] |= 1 << len(f.markers)
+		f.markers = append(f.markers, s)
+		f.kinds = append(f.kinds, k)
+	}
+	if spec.open != "" {
+		add(spec.open, kindOpen)
+	}
+	add(spec.close, kindClose)
+	for _, t := range spec.tools {
+		add(t, kindTool)
+	}
+	if err := marker.Check(f.markers); err != nil {
+		panic(fmt.Sprintf("parsers: family %q: %v", spec.name, err))
+	}
+	return f
+}
+
+// active returns the markers that mean something in state s.
+func (f *tagFamily) active(s tagState) uint64 {
+	var m uint64
+	switch s.phase {
+	case phaseReasoning:
+		m = f.bits[kindClose] | f.bits[kindTool]
+		if !s.opened || f.absorbOpens {
+			m |= f.bits[kindOpen]
+		}
+	case phaseContent:
+		if f.reenter || !s.seen {
+			m |= f.bits[kindOpen]
+		}
+		if f.dropCloses {
+			m |= f.bits[kindClose]
+		}
+	}
+	return m
+}
+
+// step applies marker k, active in state s. keep reports whether the marker's
+// text is content (a tool-call opener) rather than dropped.
+func (f *tagFamily) step(s tagState, k int) (next tagState, keep bool) {
+	switch f.kinds[k] {
+	case kindOpen:
+		return tagState{phase: phaseReasoning, opened: true, seen: true}, false
+	case kindClose:
+		return tagState{phase: phaseContent, seen: true}, false
+	default: // kindTool
+		return tagState{phase: phaseContent, seen: true}, true
+	}
+}
+
+// thinkTag is one response's parser of a think-tag family.
+type thinkTag struct {
+	fam    *tagFamily
+	start  tagState // where the response starts
+	state  tagState
+	sc     marker.Scanner
+	seqs   [][]int // by marker: its token IDs; nil entries without a tokenizer
+	bounds [][]int // the boundary markers' IDs that resolved to one token
+	hasIDs bool    // a tokenizer gave the markers IDs
+
+	// IDs beat text (spec policy 5): once deltas carry IDs, a single-token
+	// marker's text counts only as far as its ID has been seen.
+	single   []int                  // by marker: its ID when it is one token, else -1
+	pending  [marker.MaxMarkers]int // by marker: IDs seen whose text has not been matched yet
+	idMode   bool                   // some delta carried IDs
+	finished bool
+}
+
+// newThinkTag builds a parser of family f. With the thinking switch off (and
+// neither the prompt nor WithForceReasoning opening reasoning) the response
+// has no reasoning at all and the identity parser is returned.
+func (f *tagFamily) newParser(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
+	p := &thinkTag{fam: f, seqs: make([][]int, len(f.markers)), single: make([]int, len(f.markers))}
+	delims := make([]tokenizer.Delimiter, len(f.markers))
+	for i, text := range f.markers {
+		d, err := tokenizer.Resolve(tok, text)
+		if err != nil {
+			return nil, fmt.Errorf("delimiter %q: %w", text, err)
+		}
+		delims[i], p.seqs[i], p.single[i] = d, d.IDs, -1
+		if d.Single() {
+			p.single[i] = d.IDs[0]
+		}
+	}
+	p.hasIDs = tok != nil
+	for _, b := range f.boundaries {
+		// Boundaries only narrow the end check; a vocabulary without them is fine.
+		if d, err := tokenizer.Resolve(tok, b); err == nil && d.Single() {
+			p.bounds = append(p.bounds, d.IDs)
+		}
+	}
+
+	start, decided := f.forced(cfg)
+	if !decided {
+		start, decided = f.fromPrompt(tok, cfg, delims)
+	}
+	if !decided && len(f.thinkingKeys) > 0 {
+		on, set := cfg.Thinking(f.thinkingKeys...)
+		if !set {
+			on = !f.thinkingOff
+		}
+		if !on {
+			return newIdentity(), nil
+		}
+	}
+	if !decided {
+		start = tagState{phase: phaseReasoning, seen: true}
+		if f.startContent {
+			start = tagState{phase: phaseContent}
+		}
+	}
+	p.start, p.state = start, start
+	p.sc.Reset(f.markers)
+	p.sc.SetActive(f.active(start))
+	return p, nil
+}
+
+// forced applies WithForceReasoning, which overrides everything else.
+func (f *tagFamily) forced(cfg reasoning.Config) (tagState, bool) {
+	switch {
+	case cfg.ForceReasoning == nil:
+		return tagState{}, false
+	case *cfg.ForceReasoning:
+		return tagState{phase: phaseReasoning, seen: true}, true
+	default:
+		return tagState{phase: phaseContent}, true
+	}
+}
+
+// fromPrompt applies spec policy 4: a prompt that ends with the opening
+// marker (give or take whitespace) starts the response in reasoning, one that
+// ends with the closing marker starts it in content. Prompt IDs, when a
+// tokenizer can read them, beat prompt text.
+func (f *tagFamily) fromPrompt(tok tokenizer.Tokenizer, cfg reasoning.Config, delims []tokenizer.Delimiter) (tagState, bool) {
+	tail := strings.TrimRight(cfg.PromptText, " \t\r\n")
+	if tok != nil && len(cfg.PromptIDs) > 0 {
+		tail = promptTail(tok, cfg.PromptIDs)
+	}
+	for i, d := range delims {
+		if !strings.HasSuffix(tail, d.Text) {
+			continue
+		}
+		switch f.kinds[i] {
+		case kindOpen:
+			return tagState{phase: phaseReasoning, seen: true}, true
+		case kindClose:
+			return tagState{phase: phaseContent, seen: true}, true
+		}
+	}
+	return tagState{}, false
+}
+
+// promptTail decodes the last few tokens of a prompt, enough to hold any
+// marker after trailing whitespace is removed. Each token is decoded alone,
+// so a marker typed as ordinary tokens is seen too only if it decodes the
+// same; a special-token marker is always seen.
+func promptTail(tok tokenizer.Tokenizer, ids []int) string {
+	end := len(ids)
+	for end > 0 && strings.TrimSpace(tok.Decode(ids[end-1:end])) == "" {
+		end--
+	}
+	return tok.Decode(ids[max(0, end-16):end])
+}
+
+func (p *thinkTag) Extract(output string) reasoning.Message {
+	q := thinkTag{fam: p.fam, start: p.start, state: p.start}
+	q.sc.Reset(p.fam.markers)
+	q.sc.SetActive(p.fam.active(p.start))
+	m := q.run(output)
+	return join(m, q.Finish())
+}
+
+func (p *thinkTag) ExtractStreaming(d reasoning.Delta) reasoning.Message {
+	if p.finished {
+		return reasoning.Message{}
+	}
+	if d.IDs != nil {
+		p.idMode = true
+		p.see(d.IDs)
+	}
+	return p.run(d.Text)
+}
+
+// see counts the single-token markers among ids.
+func (p *thinkTag) see(ids []int) {
+	for _, id := range ids {
+		for k, s := range p.single {
+			if s == id {
+				p.pending[k]++
+			}
+		}
+	}
+}
+
+// backed reports whether a marker found in text is a marker: always with
+// text alone, and with IDs only when its ID has arrived.
+func (p *thinkTag) backed(k int) bool {
+	if !p.idMode || p.single[k] < 0 {
+		return true
+	}
+	if p.pending[k] > 0 {
+		p.pending[k]--
+		return true
+	}
+	return false
+}
+
+// run feeds text through the machine.
+func (p *thinkTag) run(text string) reasoning.Message {
+	var r, c pieces
+	p.sc.Feed(text)
+	for {
+		held, before, k := p.sc.Next()
+		out := &c
+		if p.state.phase == phaseReasoning {
+			out = &r
+		}
+		out.add(held)
+		out.add(before)
+		if k < 0 {
+			break
+		}
+		if !p.backed(k) {
+			out.add(p.fam.markers[k])
+			continue
+		}
+		next, keep := p.fam.step(p.state, k)
+		if keep {
+			c.add(p.fam.markers[k])
+		}
+		p.state = next
+		p.sc.SetActive(p.fam.active(next))
+	}
+	return reasoning.Message{Reasoning: r.String(), Content: c.String()}
+}
+
+func (p *thinkTag) Finish() reasoning.Message {
+	if p.finished {
+		return reasoning.Message{}
+	}
+	p.finished = true
+	held := p.sc.Flush()
+	if p.state.phase == phaseReasoning {
+		return reasoning.Message{Reasoning: held}
+	}
+	return reasoning.Message{Content: held}
+}
+
+// IsReasoningEnd looks back from the end of ids for the last marker: a
+// closing marker or tool-call opener means reasoning has ended, an opening
+// marker that it has not. A boundary marker, or no marker at all, leaves the
+// answer to where the response starts. Without a tokenizer no marker can be
+// seen.
+func (p *thinkTag) IsReasoningEnd(ids []int) bool {
+	return p.endAfter(ids, 0)
+}
+
+// IsReasoningEndStreaming answers for the newest delta alone: it looks only at
+// markers that end inside delta (a multi-token marker may begin before it).
+// A delta without markers gets the answer for a response without markers, so
+// ask it for each delta until it first reports true.
+func (p *thinkTag) IsReasoningEndStreaming(ids, delta []int) bool {
+	return p.endAfter(ids, len(ids)-len(delta))
+}
+
+// endAfter looks back for the last marker or boundary that ends after from.
+func (p *thinkTag) endAfter(ids []int, from int) bool {
+	startsInContent := p.start.phase == phaseContent
+	if !p.hasIDs {
+		return startsInContent
+	}
+	pos, k := marker.LastIndexAny(ids, p.seqs, p.allMarkers(), from)
+	if b, _ := marker.LastIndexAny(ids, p.bounds, 1<<len(p.bounds)-1, from); b > pos {
+		return startsInContent
+	}
+	if k < 0 {
+		return startsInContent
+	}
+	return p.fam.kinds[k] != kindOpen
+}
+
+func (p *thinkTag) allMarkers() uint64 { return 1<<len(p.fam.markers) - 1 }
+
+// ExtractContentIDs returns the content IDs that follow the end of the last
+// reasoning block, as the text split would give them: nil while reasoning has
+// not ended, all of ids when the response starts in content and holds no
+// marker.
+func (p *thinkTag) ExtractContentIDs(ids []int) []int {
+	if !p.IsReasoningEnd(ids) {
+		return nil
+	}
+	if !p.hasIDs {
+		return ids
+	}
+	from, state := 0, p.start
+	if b, _ := marker.LastIndexAny(ids, p.bounds, 1<<len(p.bounds)-1, 0); b >= 0 {
+		from = b + 1
+	}
+	if o, k := marker.LastIndexAny(ids, p.seqs, p.fam.bits[kindOpen], from); k >= 0 {
+		from, state = o+len(p.seqs[k]), tagState{phase: phaseReasoning, opened: true, seen: true}
+	}
+	var content []int
+	p.walk(ids[from:], state, func(id int, ph phase) {
+		if ph == phaseContent {
+			content = append(content, id)
+		}
+	})
+	if content == nil {
+		content = []int{}
+	}
+	return content
+}
+
+// CountReasoningTokens counts the tokens of ids that the text split puts in
+// reasoning, markers excluded, starting where the response starts: pass the
+// output's IDs, not the prompt's.
+func (p *thinkTag) CountReasoningTokens(ids []int) int {
+	if !p.hasIDs {
+		return 0
+	}
+	n := 0
+	p.walk(ids, p.start, func(_ int, ph phase) {
+		if ph == phaseReasoning {
+			n++
+		}
+	})
+	return n
+}
+
+// walk replays the machine over ids from state s and calls visit with each
+// ID that is text, and the phase it belongs to. A tool-call opener is content.
+func (p *thinkTag) walk(ids []int, s tagState, visit func(id int, ph phase)) {
+	for i := 0; i < len(ids); {
+		k := marker.MatchAt(ids, i, p.seqs, p.fam.active(s))
+		if k < 0 {
+			visit(ids[i], s.phase)
+			i++
+			continue
+		}
+		next, keep := p.fam.step(s, k)
+		if keep {
+			for _, id := range p.seqs[k] {
+				visit(id, phaseContent)
+			}
+		}
+		i += len(p.seqs[k])
+		s = next
+	}
+}
+
+// pieces gathers the text one call emits for one section, copying only when
+// there is more than one piece.
+type pieces struct {
+	first string
+	more  []string
+}
+
+func (p *pieces) add(s string) {
+	switch {
+	case s == "":
+	case p.first == "":
+		p.first = s
+	default:
+		p.more = append(p.more, s)
+	}
+}
+
+func (p *pieces) String() string {
+	if len(p.more) == 0 {
+		return p.first
+	}
+	n := len(p.first)
+	for _, s := range p.more {
+		n += len(s)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteString(p.first)
+	for _, s := range p.more {
+		b.WriteString(s)
+	}
+	return b.String()
+}
+
+// join concatenates two messages section by section.
+func join(a, b reasoning.Message) reasoning.Message {
+	return reasoning.Message{Reasoning: a.Reasoning + b.Reasoning, Content: a.Content + b.Content}
+}
+
+var deepseekR1Family = newTagFamily(tagSpec{
+	name:  "deepseek_r1",
+	open:  thinkOpen,
+	close: thinkClose,
+})
+
+// newDeepSeekR1 builds the "deepseek_r1" parser (vLLM DeepSeekR1ReasoningParser).
+//
+// Markers: <think> and </think>, single tokens or not.
+// Starts in: reasoning (newer R1 templates put <think> in the prompt). The
+// first <think> of the block is dropped wherever it comes; text before it is
+// reasoning. A prompt that already closed the block (WithPrompt) starts the
+// response in content, where a <think> may still open the one block.
+// Thinking switch: none.
+// Truncation: an output that never closes reasoning is all reasoning.
+// Repeats: after the first </think> everything is content, verbatim: a later
+// </think> or <think> stays as text. A second <think> inside reasoning is
+// reasoning text.
+// Streaming: holds back fewer bytes than "</think>", only while they may
+// start it; Finish returns them to the section they belong to.
+// Upstream: spec vllm-thinktag §5 and §3. vLLM's extract drops text before
+// <think> (B2) while its streaming path keeps it as reasoning; both of ours
+// keep it (spec policy 2). vLLM swallows a delta made of one marker token even
+// when it carries other text (B4) and slices text by a search that can miss a
+// marker whose text lags its ID (B3); we split on the text and count IDs. The
+// ID-level end check is vLLM's (the last marker decides), so an output that
+// reopens <think> in content reads as not ended there (B5) although the text
+// split keeps it in content. CountReasoningTokens counts tokens before a
+// leading <think> (B18: vLLM counts 0 when the prompt opened reasoning).
+func newDeepSeekR1(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
+	return deepseekR1Family.newParser(tok, cfg)
+}
+
+var basicFamily = newTagFamily(tagSpec{
+	name:         "basic",
+	open:         thinkOpen,
+	close:        thinkClose,
+	startContent: true,
+	reenter:      true,
+	dropCloses:   true,
+})
+
+// newBasic builds the "basic" parser (Dynamo BasicReasoningParser with
+// force_reasoning off, Dynamo's fallback for unknown names).
+//
+// Markers: <think> and </think>.
+// Starts in: content; each <think> opens a reasoning block. WithForceReasoning
+// or a prompt that ends in <think> starts the response in reasoning, where a
+// leading <think> is dropped.
+// Thinking switch: none.
+// Truncation: an unclosed block is reasoning.
+// Repeats: every <think> in content opens another block, and all blocks are
+// reasoning; a <think> inside a block is text; a stray </think> in content is
+// dropped.
+// Streaming: holds back fewer bytes than the longer marker, only while they
+// may start one; Finish returns them to the section they belong to.
+// Upstream: spec peers §2.3, Dynamo lib/parsers/src/reasoning/base_parser.rs.
+// Dynamo's one-shot path trims whitespace off both outputs and reads text
+// before a stray </think> as reasoning ("dangling end" recovery), while its
+// streaming path does neither; we follow the streaming path in both (spec
+// policy 2): a streaming client cannot know that a </think> will come.
+func newBasic(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
+	return basicFamily.newParser(tok, cfg)
+}

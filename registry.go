@@ -1,0 +1,168 @@
+package reasoning
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/reasoning-go/reasoning/tokenizer"
+)
+
+// ErrUnknownParser is returned by New for a name no parser was registered
+// under. Errors wrap it; match it with errors.Is.
+var ErrUnknownParser = errors.New("reasoning: unknown parser")
+
+// A Registry maps parser names to the factories that build them. Names match
+// case-insensitively, with '-' and '_' equal, so "deepseek-r1" finds
+// "deepseek_r1". Aliases are further names for the same factory.
+//
+// A Registry is safe for concurrent use; lookups never lock.
+type Registry struct {
+	mu   sync.Mutex                // serialises Register
+	snap atomic.Pointer[snapshot] // replaced, never mutated, by Register
+}
+
+// snapshot is one immutable state of a Registry.
+type snapshot struct {
+	byKey map[string]entry // normalised name or alias → entry
+	names []string         // canonical names, sorted
+}
+
+type entry struct {
+	name    string // canonical name
+	factory Factory
+}
+
+// NewRegistry returns an empty Registry.
+func NewRegistry() *Registry { return new(Registry) }
+
+// Default is the registry the package-level functions use and the parsers
+// package registers its families in.
+var Default = NewRegistry()
+
+// normalize folds case and maps '-' to '_'.
+func normalize(name string) string {
+	return strings.ReplaceAll(strings.ToLower(strings.TrimSpace(name)), "-", "_")
+}
+
+func (r *Registry) load() *snapshot {
+	if s := r.snap.Load(); s != nil {
+		return s
+	}
+	return &snapshot{}
+}
+
+// Register adds a factory under a canonical name and any aliases. It is an
+// error to register an empty name, a nil factory, or a name or alias that is
+// already taken (after normalisation).
+func (r *Registry) Register(name string, f Factory, aliases ...string) error {
+	if f == nil {
+		return fmt.Errorf("reasoning: Register %q: nil factory", name)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	old := r.load()
+	next := &snapshot{byKey: make(map[string]entry, len(old.byKey)+1+len(aliases))}
+	for k, e := range old.byKey {
+		next.byKey[k] = e
+	}
+	e := entry{name: name, factory: f}
+	for _, n := range append([]string{name}, aliases...) {
+		key := normalize(n)
+		if key == "" {
+			return fmt.Errorf("reasoning: Register %q: empty name or alias", name)
+		}
+		if prev, taken := next.byKey[key]; taken {
+			if prev.name == name {
+				return fmt.Errorf("reasoning: Register called twice for %q", n)
+			}
+			return fmt.Errorf("reasoning: Register %q: name %q is already taken by %q", name, n, prev.name)
+		}
+		next.byKey[key] = e
+	}
+	next.names = append(slices.Clone(old.names), name)
+	slices.Sort(next.names)
+	r.snap.Store(next)
+	return nil
+}
+
+// Names returns the canonical names, sorted.
+func (r *Registry) Names() []string { return slices.Clone(r.load().names) }
+
+// Canonical returns the canonical name that name or alias resolves to.
+func (r *Registry) Canonical(name string) (string, bool) {
+	e, ok := r.load().byKey[normalize(name)]
+	return e.name, ok
+}
+
+// New builds a parser by name for one response. tok may be nil: the parser
+// then works on text alone, and its ID methods answer as if the IDs held no
+// marker. An unknown name is an error wrapping ErrUnknownParser that lists
+// the known names; a factory's error is wrapped with the parser's name.
+func (r *Registry) New(name string, tok tokenizer.Tokenizer, opts ...Option) (Parser, error) {
+	s := r.load()
+	e, ok := s.byKey[normalize(name)]
+	if !ok {
+		return nil, unknown(name, s.names)
+	}
+	cfg := Config{StreamReasoning: true}
+	for _, o := range opts {
+		if o != nil {
+			o(&cfg)
+		}
+	}
+	p, err := e.factory(nilIfTypedNil(tok), cfg)
+	if err != nil {
+		return nil, fmt.Errorf("reasoning: parser %q: %w", e.name, err)
+	}
+	if p == nil {
+		return nil, fmt.Errorf("reasoning: parser %q: factory returned no parser", e.name)
+	}
+	return shape(p, cfg), nil
+}
+
+func unknown(name string, known []string) error {
+	const hint = "forgotten import of github.com/reasoning-go/reasoning/parsers?"
+	if len(known) == 0 {
+		return fmt.Errorf("%w %q (no parsers are registered; %s)", ErrUnknownParser, name, hint)
+	}
+	return fmt.Errorf("%w %q (known: %s; %s)", ErrUnknownParser, name, strings.Join(known, ", "), hint)
+}
+
+// nilIfTypedNil turns a Tokenizer interface holding a nil pointer into a nil
+// interface, so that factories need only check tok == nil.
+func nilIfTypedNil(tok tokenizer.Tokenizer) tokenizer.Tokenizer {
+	if tok == nil {
+		return nil
+	}
+	switch v := reflect.ValueOf(tok); v.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Interface, reflect.Chan:
+		if v.IsNil() {
+			return nil
+		}
+	}
+	return tok
+}
+
+// Register adds a factory to Default under name and aliases. It panics on an
+// empty name, a nil factory or a name already taken: all init-time bugs.
+func Register(name string, f Factory, aliases ...string) {
+	if err := Default.Register(name, f, aliases...); err != nil {
+		panic(err)
+	}
+}
+
+// New builds a parser from Default; see Registry.New.
+func New(name string, tok tokenizer.Tokenizer, opts ...Option) (Parser, error) {
+	return Default.New(name, tok, opts...)
+}
+
+// Names returns the canonical names registered in Default, sorted.
+func Names() []string { return Default.Names() }
+
+// Canonical returns the canonical name that name resolves to in Default.
+func Canonical(name string) (string, bool) { return Default.Canonical(name) }

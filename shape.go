@@ -1,0 +1,76 @@
+package reasoning
+
+import "strings"
+
+// shape applies the options every family shares, StreamReasoning and
+// NonEmptyContent, around a family's parser, so that no family has to. It
+// returns p itself when neither is asked for.
+func shape(p Parser, cfg Config) Parser {
+	if cfg.StreamReasoning && !cfg.NonEmptyContent {
+		return p
+	}
+	return &shaped{Parser: p, stream: cfg.StreamReasoning, nonEmpty: cfg.NonEmptyContent}
+}
+
+// shaped holds reasoning back until content follows it or the stream ends
+// (stream false), and turns a response without content into content
+// (nonEmpty). The ID methods pass through.
+type shaped struct {
+	Parser
+	stream     bool            // emit reasoning as it arrives
+	nonEmpty   bool            // no content at the end: reasoning becomes content
+	held       strings.Builder // reasoning not emitted yet (stream false)
+	anyContent bool            // some content was emitted
+	anyThought bool            // some reasoning was emitted
+	finished   bool
+}
+
+func (s *shaped) Extract(output string) Message {
+	m := s.Parser.Extract(output)
+	if s.nonEmpty && m.Content == "" {
+		m.Reasoning, m.Content = "", m.Reasoning
+	}
+	return m
+}
+
+func (s *shaped) ExtractStreaming(d Delta) Message {
+	if s.finished {
+		return Message{}
+	}
+	m := s.Parser.ExtractStreaming(d)
+	if m.Content != "" {
+		s.anyContent = true
+	}
+	if s.stream {
+		s.anyThought = s.anyThought || m.Reasoning != ""
+		return m
+	}
+	s.held.WriteString(m.Reasoning)
+	m.Reasoning = ""
+	if m.Content != "" && s.held.Len() > 0 {
+		m.Reasoning = s.held.String()
+		s.held.Reset()
+	}
+	return m
+}
+
+func (s *shaped) Finish() Message {
+	if s.finished {
+		return Message{}
+	}
+	s.finished = true
+	m := s.Parser.Finish()
+	if m.Content != "" {
+		s.anyContent = true
+	}
+	if !s.stream {
+		s.held.WriteString(m.Reasoning)
+		m.Reasoning = s.held.String()
+		s.held.Reset()
+	}
+	// Reasoning already streamed cannot be taken back: then content stays empty.
+	if s.nonEmpty && !s.anyContent && !s.anyThought {
+		m.Reasoning, m.Content = "", m.Reasoning
+	}
+	return m
+}
