@@ -8,4 +8,5 @@ require (
 	github.com/google/uuid v1.3.0 // indirect
 	github.com/pkoukk/tiktoken-go v0.1.8 // indirect
 	github.com/stretchr/testify v1.12.1 // indirect
+	golang.org/x/text v0.44.0 // indirect
 )

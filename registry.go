@@ -22,7 +22,7 @@ var ErrUnknownParser = errors.New("reasoning: unknown parser")
 //
 // A Registry is safe for concurrent use; lookups never lock.
 type Registry struct {
-	mu   sync.Mutex                // serialises Register
+	mu   sync.Mutex               // serialises Register
 	snap atomic.Pointer[snapshot] // replaced, never mutated, by Register
 }
 

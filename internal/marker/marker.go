@@ -46,12 +46,12 @@ func Check(markers []string) error {
 //
 // The zero Scanner watches no markers; Reset gives it its set.
 type Scanner struct {
-	markers []string // every marker, by index; shared, never modified
-	active  uint64   // bit i set: markers[i] is looked for
+	markers []string  // every marker, by index; shared, never modified
+	active  uint64    // bit i set: markers[i] is looked for
 	first   [256]bool // first bytes of the active markers
 	longest int       // length of the longest active marker
-	held    string // proper prefix of an active marker, carried from earlier deltas
-	rest    string // what Next has not reached yet of the current delta
+	held    string    // proper prefix of an active marker, carried from earlier deltas
+	rest    string    // what Next has not reached yet of the current delta
 }
 
 // Reset makes s watch markers (which must pass Check and are not copied),
