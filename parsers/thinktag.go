@@ -2,9 +2,11 @@ package parsers
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/reasoning-go/reasoning"
+	"github.com/reasoning-go/reasoning/internal/catalog"
 	"github.com/reasoning-go/reasoning/internal/marker"
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
@@ -523,4 +525,9 @@ var basicFamily = newTagFamily(tagSpec{
 // policy 2): a streaming client cannot know that a </think> will come.
 func newBasic(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	return basicFamily.newParser(tok, cfg)
+}
+
+// entry describes the family for the registry-wide tests.
+func (f *tagFamily) entry() catalog.Entry {
+	return catalog.Entry{Markers: slices.Concat(f.markers, f.boundaries)}
 }

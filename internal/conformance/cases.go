@@ -1,0 +1,122 @@
+// Package conformance is the one test harness every parser test uses. Given a
+// parser name, an output and the expected Message, it checks Extract, then
+// Collect under many chunkings, and reports a go-cmp diff naming the
+// chunking that failed. It also checks the guarantees of the design on
+// corpora built from each registered family's own markers, and drives the
+// fuzz targets.
+package conformance
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"github.com/reasoning-go/reasoning"
+	"github.com/reasoning-go/reasoning/tokenizer"
+)
+
+// A File is testdata/cases/<name>.json: the golden cases of one parser name.
+type File struct {
+	Parser   string         `json:"parser"`    // registered name the cases run under
+	ToyVocab map[string]int `json:"toy_vocab"` // named tokens of the in-memory vocabulary the ID cases use by default
+	Cases    []Case         `json:"cases"`
+	IDCases  []IDCase       `json:"id_cases"`
+}
+
+// Options are the request settings a case runs with.
+type Options struct {
+	Kwargs          map[string]any `json:"kwargs,omitempty"`            // chat_template_kwargs
+	Prompt          *string        `json:"prompt,omitempty"`            // the generation prompt, given with WithPrompt
+	ForceReasoning  *bool          `json:"force_reasoning,omitempty"`   // WithForceReasoning
+	StreamReasoning *bool          `json:"stream_reasoning,omitempty"`  // WithStreamReasoning
+	NonEmptyContent bool           `json:"non_empty_content,omitempty"` // WithNonEmptyContent
+}
+
+// A Case is one output and the split it must get.
+type Case struct {
+	Name   string `json:"name"`             // provenance first: "vllm:deepseekr1/...", "bug:B2", "ours:..."
+	Source string `json:"source,omitempty"` // upstream test file, spec section or issue
+	Note   string `json:"note,omitempty"`   // why the expectation is what it is, when it differs from upstream
+	Options
+	Output string            `json:"output"`
+	Deltas []string          `json:"deltas,omitempty"` // an upstream chunking, checked besides the harness's own
+	Vocab  string            `json:"vocab,omitempty"`  // a real vocabulary to stream per token with, by folder name
+	Want   reasoning.Message `json:"want"`
+	// StreamWant is what Collect gives when the family's spec lists a
+	// difference from Extract on purpose; it must say why in Note.
+	StreamWant *reasoning.Message `json:"stream_want,omitempty"`
+}
+
+// An IDCase checks the ID-level methods on one sequence of tokens.
+type IDCase struct {
+	Name   string `json:"name"`
+	Source string `json:"source,omitempty"`
+	Note   string `json:"note,omitempty"`
+	Options
+	Vocab string `json:"vocab,omitempty"` // a real vocabulary by folder name; else the file's toy vocabulary
+	// Tokens spell the IDs: each is one vocabulary entry when the vocabulary
+	// has it, else the encoding of its text.
+	Tokens []string `json:"tokens"`
+	// Delta is how many of the last tokens form the newest delta, for
+	// IsReasoningEndStreaming.
+	Delta                   int       `json:"delta,omitempty"`
+	IsReasoningEnd          *bool     `json:"is_reasoning_end,omitempty"`
+	IsReasoningEndStreaming *bool     `json:"is_reasoning_end_streaming,omitempty"`
+	ContentTokens           *[]string `json:"content_tokens,omitempty"` // ExtractContentIDs, spelled like Tokens; [] and null differ
+	ReasoningTokens         *int      `json:"reasoning_tokens,omitempty"`
+	NoTokenizer             bool      `json:"no_tokenizer,omitempty"` // build the parser without a tokenizer
+}
+
+// Load reads a case file.
+func Load(path string) (File, error) {
+	var f File
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return f, fmt.Errorf("conformance: %w", err)
+	}
+	if err := json.Unmarshal(b, &f); err != nil {
+		return f, fmt.Errorf("conformance: %s: %w", path, err)
+	}
+	if f.Parser == "" {
+		return f, fmt.Errorf("conformance: %s: no parser name", path)
+	}
+	return f, nil
+}
+
+// opts turns a case's settings into options; prompt IDs come from tok.
+func (o Options) opts(tok tokenizer.Tokenizer) []reasoning.Option {
+	var opts []reasoning.Option
+	if o.Kwargs != nil {
+		opts = append(opts, reasoning.WithChatTemplateKwargs(o.Kwargs))
+	}
+	if o.Prompt != nil {
+		var ids []int
+		if tok != nil {
+			ids = tok.Encode(*o.Prompt)
+		}
+		opts = append(opts, reasoning.WithPrompt(*o.Prompt, ids))
+	}
+	if o.ForceReasoning != nil {
+		opts = append(opts, reasoning.WithForceReasoning(*o.ForceReasoning))
+	}
+	if o.StreamReasoning != nil {
+		opts = append(opts, reasoning.WithStreamReasoning(*o.StreamReasoning))
+	}
+	if o.NonEmptyContent {
+		opts = append(opts, reasoning.WithNonEmptyContent(true))
+	}
+	return opts
+}
+
+// spell turns tokens into IDs with tok.
+func spell(tok tokenizer.Tokenizer, tokens []string) []int {
+	ids := []int{}
+	for _, s := range tokens {
+		if id, ok := tok.TokenID(s); ok {
+			ids = append(ids, id)
+		} else {
+			ids = append(ids, tok.Encode(s)...)
+		}
+	}
+	return ids
+}

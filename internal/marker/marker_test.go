@@ -1,0 +1,247 @@
+package marker
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// event is one thing a Scanner reports: text (held or new) or a marker.
+type event struct {
+	Text   string
+	Marker int // -1 for text
+}
+
+// scan feeds deltas through a fresh Scanner watching markers and returns
+// the text and markers it reports, adjacent text merged, plus the most bytes
+// it held between deltas.
+func scan(markers []string, deltas []string) (events []event, maxHeld int) {
+	var s Scanner
+	s.Reset(markers)
+	text := func(t string) {
+		if t == "" {
+			return
+		}
+		if n := len(events); n > 0 && events[n-1].Marker < 0 {
+			events[n-1].Text += t
+			return
+		}
+		events = append(events, event{t, -1})
+	}
+	for _, d := range deltas {
+		s.Feed(d)
+		for {
+			held, before, k := s.Next()
+			text(held)
+			text(before)
+			if k < 0 {
+				break
+			}
+			events = append(events, event{Marker: k})
+		}
+		maxHeld = max(maxHeld, len(s.Held()))
+	}
+	text(s.Flush())
+	return events, maxHeld
+}
+
+var scanTests = []struct {
+	name    string
+	markers []string
+	input   string
+	want    []event
+}{
+	{"empty", []string{"</think>"}, "", nil},
+	{"no marker", []string{"</think>"}, "plain text", []event{{"plain text", -1}}},
+	{"one marker", []string{"</think>"}, "a</think>b", []event{{"a", -1}, {"", 0}, {"b", -1}}},
+	{"marker first and last", []string{"</think>"}, "</think>x</think>", []event{{"", 0}, {"x", -1}, {"", 0}}},
+	{"two markers, earliest wins", []string{"</think>", "<tool_call>"}, "a<tool_call>b</think>c",
+		[]event{{"a", -1}, {"", 1}, {"b", -1}, {"", 0}, {"c", -1}}},
+	{"adjacent markers", []string{"<think>", "</think>"}, "<think></think>", []event{{"", 0}, {"", 1}}},
+	{"prefix at end is text", []string{"</think>"}, "a</th", []event{{"a</th", -1}}},
+	{"lookalikes", []string{"</think>"}, "</thinK></thin <</think>", []event{{"</thinK></thin <", -1}, {"", 0}}},
+	{"repeated first byte", []string{"<<x>"}, "<<<<x>", []event{{"<<", -1}, {"", 0}}},
+	{"unicode marker", []string{"◁/think▷"}, "思考◁/think▷答", []event{{"思考", -1}, {"", 0}, {"答", -1}}},
+	{"invalid utf-8", []string{"</think>"}, "\xff\xfe</think>\xc3", []event{{"\xff\xfe", -1}, {"", 0}, {"\xc3", -1}}},
+}
+
+// TestScanChunkings checks every case under every cut into two and three
+// pieces and per byte: the events never depend on where deltas end.
+func TestScanChunkings(t *testing.T) {
+	for _, tt := range scanTests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, deltas := range cuts(tt.input) {
+				got, maxHeld := scan(tt.markers, deltas)
+				if diff := cmp.Diff(tt.want, got); diff != "" {
+					t.Fatalf("deltas %q: mismatch (-want +got):\n%s", deltas, diff)
+				}
+				if limit := longest(tt.markers) - 1; maxHeld > limit {
+					t.Fatalf("deltas %q: held %d bytes, more than %d", deltas, maxHeld, limit)
+				}
+			}
+		})
+	}
+}
+
+// cuts returns input whole, per byte, and cut at every one and two places.
+func cuts(input string) [][]string {
+	all := [][]string{{input}, strings.Split(input, "")}
+	for i := 0; i <= len(input); i++ {
+		for j := i; j <= len(input); j++ {
+			all = append(all, []string{input[:i], input[i:j], input[j:]})
+		}
+	}
+	return all
+}
+
+func longest(markers []string) int {
+	n := 0
+	for _, m := range markers {
+		n = max(n, len(m))
+	}
+	return n
+}
+
+// TestConservation is html's TestPassthrough for the scanner: on random
+// text made of marker pieces, the reported text and markers give the input
+// back byte for byte, for random chunkings, and match a one-shot reference.
+func TestConservation(t *testing.T) {
+	markers := []string{"<think>", "</think>", "<tool_call>", "◁/think▷"}
+	alphabet := []string{"<", "/", "think", ">", "</", "<think", "tool_call>", "◁", "/think▷", "a", "é", "\xff", " ", "\n", "<tool"}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 2000 {
+		var b strings.Builder
+		for range r.IntN(20) {
+			b.WriteString(alphabet[r.IntN(len(alphabet))])
+		}
+		input := b.String()
+		want := reference(markers, input)
+		var deltas []string
+		for i := 0; i < len(input); {
+			n := min(len(input)-i, r.IntN(6))
+			deltas = append(deltas, input[i:i+n])
+			i += n
+		}
+		got, _ := scan(markers, deltas)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("input %q deltas %q: mismatch (-want +got):\n%s", input, deltas, diff)
+		}
+		var back strings.Builder
+		for _, e := range got {
+			if e.Marker >= 0 {
+				back.WriteString(markers[e.Marker])
+			}
+			back.WriteString(e.Text)
+		}
+		if back.String() != input {
+			t.Fatalf("input %q: pieces give %q back", input, back.String())
+		}
+	}
+}
+
+// reference finds markers in the whole input with a plain left-to-right
+// search: the earliest marker at each step.
+func reference(markers []string, input string) []event {
+	var events []event
+	for input != "" {
+		pos, k := len(input), -1
+		for i, m := range markers {
+			if j := strings.Index(input, m); j >= 0 && j < pos {
+				pos, k = j, i
+			}
+		}
+		if pos > 0 {
+			events = append(events, event{input[:pos], -1})
+		}
+		if k < 0 {
+			break
+		}
+		events = append(events, event{Marker: k})
+		input = input[pos+len(markers[k]):]
+	}
+	return events
+}
+
+// TestSetActive checks that only active markers are found and that held
+// text is re-examined when the set changes.
+func TestSetActive(t *testing.T) {
+	var s Scanner
+	s.Reset([]string{"<think>", "</think>"})
+	s.SetActive(1 << 1) // only </think>
+	s.Feed("<think>a</th")
+	if held, before, k := s.Next(); held != "" || before != "<think>a" || k != -1 || s.Held() != "</th" {
+		t.Fatalf("Next = %q, %q, %d; held %q", held, before, k, s.Held())
+	}
+	s.SetActive(1 << 0) // only <think>: the held "</th" can no longer start one
+	s.Feed("ink>")
+	if held, before, k := s.Next(); held != "</th" || before != "ink>" || k != -1 {
+		t.Fatalf("Next = %q, %q, %d", held, before, k)
+	}
+}
+
+func TestCheck(t *testing.T) {
+	for _, tt := range []struct {
+		markers []string
+		ok      bool
+	}{
+		{[]string{"<think>", "</think>"}, true},
+		{[]string{"<think>", ""}, false},
+		{[]string{"think>", "</think>"}, false},
+		{[]string{"<a>", "<a>"}, false},
+	} {
+		if err := Check(tt.markers); (err == nil) != tt.ok {
+			t.Errorf("Check(%q) = %v, want ok %v", tt.markers, err, tt.ok)
+		}
+	}
+}
+
+func TestLastIndexAny(t *testing.T) {
+	seqs := [][]int{{1}, {2, 3}, {9}}
+	for _, tt := range []struct {
+		ids    []int
+		mask   uint64
+		from   int
+		pos, k int
+	}{
+		{[]int{1, 5, 2, 3, 5}, 7, 0, 2, 1},
+		{[]int{1, 5, 2, 3, 5}, 1, 0, 0, 0},
+		{[]int{1, 5, 2, 3, 5}, 7, 4, -1, -1},
+		{[]int{1, 5, 2, 3, 5}, 7, 3, 2, 1}, // a two-token marker straddling from
+		{[]int{2}, 7, 0, -1, -1},
+		{nil, 7, 0, -1, -1},
+	} {
+		pos, k := LastIndexAny(tt.ids, seqs, tt.mask, tt.from)
+		if pos != tt.pos || k != tt.k {
+			t.Errorf("LastIndexAny(%v, mask %b, from %d) = %d, %d; want %d, %d", tt.ids, tt.mask, tt.from, pos, k, tt.pos, tt.k)
+		}
+	}
+}
+
+func BenchmarkScan(b *testing.B) {
+	markers := []string{"</think>", "<tool_call>"}
+	text := strings.Repeat("The quick brown fox <b>jumps</b> over the lazy dog. ", 20000)
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for b.Loop() {
+		var s Scanner
+		s.Reset(markers)
+		for i := 0; i < len(text); i += 4 {
+			s.Feed(text[i:min(len(text), i+4)])
+			for {
+				if _, _, k := s.Next(); k < 0 {
+					break
+				}
+			}
+		}
+	}
+}
+
+func BenchmarkIndex(b *testing.B) {
+	text := strings.Repeat("The quick brown fox <b>jumps</b> over the lazy dog. ", 20000)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		strings.Index(text, "</think>")
+	}
+}
