@@ -205,14 +205,27 @@ func (f *tagFamily) forced(cfg reasoning.Config) (tagState, bool) {
 // fromPrompt applies spec policy 4: a prompt that ends with the opening
 // marker (give or take whitespace) starts the response in reasoning, one that
 // ends with the closing marker starts it in content. Prompt IDs, when a
-// tokenizer can read them, beat prompt text.
+// tokenizer can read them, beat prompt text: a single-token marker must be
+// its token there, not the same characters typed as ordinary tokens.
 func (f *tagFamily) fromPrompt(tok tokenizer.Tokenizer, cfg reasoning.Config, delims []tokenizer.Delimiter) (tagState, bool) {
-	tail := strings.TrimRight(cfg.PromptText, " \t\r\n")
+	ends := func(d tokenizer.Delimiter) bool {
+		return strings.HasSuffix(strings.TrimRight(cfg.PromptText, " \t\r\n"), d.Text)
+	}
 	if tok != nil && len(cfg.PromptIDs) > 0 {
-		tail = promptTail(tok, cfg.PromptIDs)
+		ids := cfg.PromptIDs
+		for len(ids) > 0 && strings.TrimSpace(tok.Decode(ids[len(ids)-1:])) == "" {
+			ids = ids[:len(ids)-1]
+		}
+		tail := tok.Decode(ids[max(0, len(ids)-64):]) // enough tokens for any marker
+		ends = func(d tokenizer.Delimiter) bool {
+			if d.Single() {
+				return len(ids) > 0 && ids[len(ids)-1] == d.IDs[0]
+			}
+			return strings.HasSuffix(tail, d.Text)
+		}
 	}
 	for i, d := range delims {
-		if !strings.HasSuffix(tail, d.Text) {
+		if !ends(d) {
 			continue
 		}
 		switch f.kinds[i] {
@@ -223,18 +236,6 @@ func (f *tagFamily) fromPrompt(tok tokenizer.Tokenizer, cfg reasoning.Config, de
 		}
 	}
 	return tagState{}, false
-}
-
-// promptTail decodes the last few tokens of a prompt, enough to hold any
-// marker after trailing whitespace is removed. Each token is decoded alone,
-// so a marker typed as ordinary tokens is seen too only if it decodes the
-// same; a special-token marker is always seen.
-func promptTail(tok tokenizer.Tokenizer, ids []int) string {
-	end := len(ids)
-	for end > 0 && strings.TrimSpace(tok.Decode(ids[end-1:end])) == "" {
-		end--
-	}
-	return tok.Decode(ids[max(0, end-16):end])
 }
 
 func (p *thinkTag) Extract(output string) reasoning.Message {

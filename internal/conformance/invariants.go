@@ -1,0 +1,211 @@
+package conformance
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/reasoning-go/reasoning"
+	"github.com/reasoning-go/reasoning/internal/catalog"
+	"github.com/reasoning-go/reasoning/tokenizer"
+)
+
+// fillers are the text around markers in generated corpora: CJK, emoji with
+// ZWJ, invalid UTF-8, whitespace runs, code.
+var fillers = []string{
+	"", "a", "The answer is 42.", "思考一下。", "👩‍💻 ok", "\xff\xfe", "\xe4\xb8", " ", "\n\n", "\t \r\n  ",
+	"if a < b && c > d { return }", "<", ">", "</", "<<", "x<y",
+}
+
+// Corpus returns outputs built from markers: each marker alone and between
+// fillers, pairs and triples of markers, markers cut short, doubled and
+// altered (lookalikes such as "</thin", "<think >", "<<think>>"), all mixed
+// with the fillers. The same seed gives the same corpus.
+func Corpus(markers []string, seed uint64) []string {
+	r := rand.New(rand.NewPCG(seed, 7))
+	var pieces []string
+	for _, m := range markers {
+		pieces = append(pieces, m, m[:len(m)/2], m[:len(m)-1], m[:len(m)-1]+" "+m[len(m)-1:],
+			string(m[0])+m+string(m[len(m)-1]), strings.ToUpper(m))
+	}
+	if len(pieces) == 0 {
+		pieces = []string{"<think>", "</think>"}
+	}
+	out := []string{""}
+	for _, m := range markers {
+		out = append(out, m, m+m, "a"+m+"b", " \n"+m+"\n ")
+		for _, n := range markers {
+			out = append(out, m+"x"+n+"y", "思"+m+n+"答")
+		}
+	}
+	for range 200 {
+		var b strings.Builder
+		for range 1 + r.IntN(8) {
+			if r.IntN(2) == 0 {
+				b.WriteString(pieces[r.IntN(len(pieces))])
+			} else {
+				b.WriteString(fillers[r.IntN(len(fillers))])
+			}
+		}
+		out = append(out, b.String())
+	}
+	return out
+}
+
+// Settings are the request settings the invariants run under for a
+// family: thinking on, off, unset and null; WithForceReasoning on and off;
+// prompts that end in each marker.
+func Settings(markers []string) []Options {
+	yes, no := true, false
+	sets := []Options{
+		{},
+		{Kwargs: map[string]any{"enable_thinking": true, "thinking": true}},
+		{Kwargs: map[string]any{"enable_thinking": false, "thinking": false}},
+		{Kwargs: map[string]any{"enable_thinking": nil}},
+		{ForceReasoning: &yes},
+		{ForceReasoning: &no},
+	}
+	for _, m := range markers {
+		prompt := "<|im_start|>assistant\n" + m + "\n"
+		sets = append(sets, Options{Prompt: &prompt})
+	}
+	return sets
+}
+
+// ToyVocab returns an in-memory vocabulary in which every marker is one
+// token, so that per-token chunkings carry the markers' IDs.
+func ToyVocab(markers []string) *tokenizer.Vocab {
+	named := map[string]int{}
+	for i, m := range markers {
+		named[m] = 1000 + i
+	}
+	v, err := tokenizer.NewVocab(named)
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// CheckInvariants checks the guarantees of the design for one registered
+// name on its generated corpus, under every setting: nothing lost or
+// invented, streaming equal to Extract under text and token chunkings,
+// nothing emitted after Finish, and ID methods that accept any IDs.
+func CheckInvariants(t *testing.T, name string) {
+	e, ok := catalog.Lookup(name)
+	if !ok {
+		t.Fatalf("parser %q has no catalog entry: register it with parsers.register", name)
+	}
+	tok := ToyVocab(e.Markers)
+	corpus := Corpus(e.Markers, seed(name))
+	for si, set := range Settings(e.Markers) {
+		for ci, out := range corpus {
+			newParser := func(tok tokenizer.Tokenizer) reasoning.Parser {
+				p, err := reasoning.New(name, tok, set.opts(tok)...)
+				if err != nil {
+					t.Fatalf("New(%q) with settings %d: %v", name, si, err)
+				}
+				return p
+			}
+			want := newParser(nil).Extract(out)
+			if err := Conserves(out, want, e); err != nil {
+				t.Fatalf("settings %d output %q: %v", si, out, err)
+			}
+			chunkings := TextChunkings(out, uint64(ci))
+			tcs, err := TokenChunkings(tok, out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, newParser(tok).Extract(out)); diff != "" {
+				t.Fatalf("settings %d output %q: Extract with a tokenizer mismatch (-text +tokens):\n%s", si, out, diff)
+			}
+			for _, ch := range chunkings {
+				checkCollect(t, ch, newParser(nil), want)
+			}
+			for _, ch := range tcs {
+				checkCollect(t, ch, newParser(tok), want)
+			}
+			if t.Failed() {
+				t.Fatalf("settings %d output %q", si, out)
+			}
+			p := newParser(tok)
+			ids := tok.Encode(out)
+			p.IsReasoningEnd(ids)
+			p.IsReasoningEndStreaming(ids, ids[len(ids)/2:])
+			p.ExtractContentIDs(ids)
+			if n := p.CountReasoningTokens(ids); n < 0 || n > len(ids) {
+				t.Fatalf("settings %d output %q: CountReasoningTokens = %d of %d IDs", si, out, n, len(ids))
+			}
+		}
+	}
+	// IDs that are not in any vocabulary are data too.
+	p, _ := reasoning.New(name, tok)
+	odd := []int{-1, 1 << 40, 0, tok.Base() + 255, tok.Base() + 256}
+	p.IsReasoningEnd(odd)
+	p.IsReasoningEndStreaming(odd, odd[3:])
+	p.IsReasoningEndStreaming(odd[:1], odd) // a delta longer than ids
+	p.ExtractContentIDs(odd)
+	p.CountReasoningTokens(odd)
+	p.IsReasoningEnd(nil)
+	p.ExtractContentIDs(nil)
+	p.CountReasoningTokens(nil)
+}
+
+// Conserves checks guarantee 1 on one split of out: reasoning and content
+// are each made of out's bytes in order (nothing invented), and together
+// they hold every byte of out but markers and, for a family that strips
+// some, whitespace (nothing lost).
+func Conserves(out string, m reasoning.Message, e catalog.Entry) error {
+	if !subsequence(m.Reasoning, out) {
+		return fmt.Errorf("reasoning %q is not made of the output's bytes", m.Reasoning)
+	}
+	if !subsequence(m.Content, out) {
+		return fmt.Errorf("content %q is not made of the output's bytes", m.Content)
+	}
+	got := len(m.Reasoning) + len(m.Content)
+	if got > len(out) {
+		return fmt.Errorf("reasoning %q and content %q hold more than the output", m.Reasoning, m.Content)
+	}
+	rest := withoutMarkers(out, e.Markers)
+	least := len(rest)
+	if e.StripsSpace {
+		least -= strings.Count(rest, " ") + strings.Count(rest, "\n") + strings.Count(rest, "\t") + strings.Count(rest, "\r")
+	}
+	if got < least {
+		return fmt.Errorf("reasoning %q and content %q lose text: %d bytes, at least %d expected", m.Reasoning, m.Content, got, least)
+	}
+	return nil
+}
+
+// subsequence reports whether s is made of t's bytes in order.
+func subsequence(s, t string) bool {
+	i := 0
+	for j := 0; i < len(s) && j < len(t); j++ {
+		if s[i] == t[j] {
+			i++
+		}
+	}
+	return i == len(s)
+}
+
+// withoutMarkers deletes every marker occurrence, earliest first.
+func withoutMarkers(s string, markers []string) string {
+	var b strings.Builder
+	for s != "" {
+		pos, n := len(s), 0
+		for _, m := range markers {
+			if j := strings.Index(s, m); j >= 0 && j < pos {
+				pos, n = j, len(m)
+			}
+		}
+		b.WriteString(s[:pos])
+		if n == 0 {
+			break
+		}
+		s = s[pos+n:]
+	}
+	return b.String()
+}
+
