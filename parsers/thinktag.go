@@ -425,33 +425,44 @@ func (p *thinkTag) walk(ids []int, s tagState, visit func(id int, ph phase)) {
 }
 
 // pieces gathers the text one call emits for one section, copying only when
-// there is more than one piece.
+// there is more than one piece. The first few pieces live in the value
+// itself, so a call that joins two or three allocates only the result.
 type pieces struct {
-	first string
-	more  []string
+	few  [4]string
+	n    int      // pieces in few
+	more []string // pieces after few is full
 }
 
 func (p *pieces) add(s string) {
 	switch {
 	case s == "":
-	case p.first == "":
-		p.first = s
+	case p.n < len(p.few):
+		p.few[p.n] = s
+		p.n++
 	default:
 		p.more = append(p.more, s)
 	}
 }
 
 func (p *pieces) String() string {
-	if len(p.more) == 0 {
-		return p.first
+	switch p.n {
+	case 0:
+		return ""
+	case 1:
+		return p.few[0]
 	}
-	n := len(p.first)
+	size := 0
+	for _, s := range p.few[:p.n] {
+		size += len(s)
+	}
 	for _, s := range p.more {
-		n += len(s)
+		size += len(s)
 	}
 	var b strings.Builder
-	b.Grow(n)
-	b.WriteString(p.first)
+	b.Grow(size)
+	for _, s := range p.few[:p.n] {
+		b.WriteString(s)
+	}
 	for _, s := range p.more {
 		b.WriteString(s)
 	}
