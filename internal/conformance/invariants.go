@@ -208,4 +208,3 @@ func withoutMarkers(s string, markers []string) string {
 	}
 	return b.String()
 }
-
