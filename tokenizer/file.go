@@ -1,0 +1,54 @@
+package tokenizer
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// gzipMagic starts every gzip stream (RFC 1952).
+var gzipMagic = []byte{0x1f, 0x8b}
+
+// readFile returns the contents of path, decompressed when the file is
+// gzip-compressed. Compression is recognised by content, and a name ending
+// in ".gz" must hold gzip data. Errors do not name the file: callers add it.
+func readFile(path string) ([]byte, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if !bytes.HasPrefix(data, gzipMagic) && !strings.HasSuffix(path, ".gz") {
+		return data, nil
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, gzipError(err)
+	}
+	defer zr.Close()
+	// A compressed vocabulary inflates five to ten times; start there so the
+	// buffer seldom has to grow.
+	var out bytes.Buffer
+	out.Grow(len(data) * 6)
+	if _, err := io.Copy(&out, zr); err != nil {
+		return nil, gzipError(err)
+	}
+	return out.Bytes(), nil
+}
+
+// gzipError makes sure a decompression error says it came from gzip:
+// compress/gzip's own errors do, io.ErrUnexpectedEOF from a truncated file
+// does not.
+func gzipError(err error) error {
+	if strings.HasPrefix(err.Error(), "gzip:") {
+		return err
+	}
+	return fmt.Errorf("gzip: %w", err)
+}
+
+// loadError is the error of a loader: "tokenizer: load PATH: ..." wrapping err.
+func loadError(path string, err error) error {
+	return fmt.Errorf("tokenizer: load %s: %w", path, err)
+}
