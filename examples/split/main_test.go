@@ -1,0 +1,93 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/reasoning-go/reasoning"
+)
+
+func TestSplit(t *testing.T) {
+	var out bytes.Buffer
+	err := run([]string{"-parser", "deepseek_r1", "-"}, strings.NewReader("a<b</think>c"), &out)
+	require.NoError(t, err)
+	assert.Equal(t, `{"reasoning":"a<b","content":"c"}`+"\n", out.String())
+}
+
+// TestStreamTotals checks that the streamed deltas add up to the totals and
+// to the non-streamed split, for every saved sample.
+func TestStreamTotals(t *testing.T) {
+	samples, err := filepath.Glob("../../testdata/samples/*.txt")
+	require.NoError(t, err)
+	require.NotEmpty(t, samples)
+	for _, path := range samples {
+		name := strings.TrimSuffix(filepath.Base(path), ".txt")
+		t.Run(name, func(t *testing.T) {
+			var whole, streamed bytes.Buffer
+			require.NoError(t, run([]string{"-parser", name, path}, nil, &whole))
+			require.NoError(t, run([]string{"-parser", name, "-stream", "-chunk", "3", path}, nil, &streamed))
+			var want reasoning.Message
+			require.NoError(t, json.Unmarshal(whole.Bytes(), &want))
+			lines := strings.Split(strings.TrimSpace(streamed.String()), "\n")
+			var sum reasoning.Message
+			for _, l := range lines[:len(lines)-1] {
+				var m reasoning.Message
+				require.NoError(t, json.Unmarshal([]byte(l), &m))
+				assert.False(t, m.IsZero(), "a printed delta is never empty")
+				sum.Reasoning += m.Reasoning
+				sum.Content += m.Content
+			}
+			var total struct{ Total reasoning.Message }
+			require.NoError(t, json.Unmarshal([]byte(lines[len(lines)-1]), &total))
+			assert.Equal(t, want, sum)
+			assert.Equal(t, want, total.Total)
+			raw, err := os.ReadFile(path)
+			require.NoError(t, err)
+			assert.NotEmpty(t, string(raw))
+		})
+	}
+}
+
+func TestOptions(t *testing.T) {
+	dir := t.TempDir()
+	prompt := filepath.Join(dir, "prompt.txt")
+	require.NoError(t, os.WriteFile(prompt, []byte("<|im_start|>assistant\n<think>\n\n</think>\n\n"), 0o644))
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-parser", "qwen3", "-thinking=false", "-"}, `{"content":"x</think>y"}`},
+		{[]string{"-parser", "qwen3", "-thinking", "-"}, `{"reasoning":"x","content":"y"}`},
+		{[]string{"-parser", "qwen3", "-prompt", prompt, "-"}, `{"content":"xy"}`},
+	} {
+		var out bytes.Buffer
+		require.NoError(t, run(tt.args, strings.NewReader("x</think>y"), &out), tt.args)
+		assert.Equal(t, tt.want+"\n", out.String(), tt.args)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "usage: split -parser NAME"},
+		{[]string{"-parser", "qwen3"}, "usage:"},
+		{[]string{"-parser", "nope", "-"}, `unknown parser "nope"`},
+		{[]string{"-parser", "qwen3", "/no/such/file"}, "no such file"},
+		{[]string{"-parser", "qwen3", "-chunk", "0", "-"}, "-chunk 0"},
+		{[]string{"-bogus"}, "flag provided but not defined"},
+	} {
+		err := run(tt.args, strings.NewReader(""), &bytes.Buffer{})
+		if assert.Error(t, err, tt.args) {
+			assert.Contains(t, err.Error(), tt.want, tt.args)
+		}
+	}
+}
