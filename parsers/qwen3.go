@@ -32,8 +32,9 @@ var qwen3Family = newTagFamily(tagSpec{
 // be a single token.
 // Starts in: reasoning (the chat template usually puts <think> in the
 // prompt). Text before a leading <think> is reasoning and the tag is dropped.
-// A prompt that already closed the block (WithPrompt) starts the response in
-// content.
+// A prompt that already closed the block (WithPrompt) starts the response
+// in content, where <think> is text; WithForceReasoning(false) starts it in
+// content where a <think> opens the block.
 // Thinking switch: chat_template_kwargs["enable_thinking"], default true;
 // "thinking" is not read. Off: the whole output is content, untouched.
 // Truncation: an output that never closes reasoning is all reasoning.

@@ -141,7 +141,7 @@ type thinkTag struct {
 	finished bool
 }
 
-// newThinkTag builds a parser of family f. With the thinking switch off (and
+// newParser builds a parser of family f. With the thinking switch off (and
 // neither the prompt nor WithForceReasoning opening reasoning) the response
 // has no reasoning at all and the identity parser is returned.
 func (f *tagFamily) newParser(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
@@ -165,24 +165,9 @@ func (f *tagFamily) newParser(tok tokenizer.Tokenizer, cfg reasoning.Config) (re
 		}
 	}
 
-	start, decided := f.forced(cfg)
-	if !decided {
-		start, decided = f.fromPrompt(tok, cfg, delims)
-	}
-	if !decided && len(f.thinkingKeys) > 0 {
-		on, set := cfg.Thinking(f.thinkingKeys...)
-		if !set {
-			on = !f.thinkingOff
-		}
-		if !on {
-			return newIdentity(), nil
-		}
-	}
-	if !decided {
-		start = tagState{phase: phaseReasoning, seen: true}
-		if f.startContent {
-			start = tagState{phase: phaseContent}
-		}
+	start, ok := f.startState(tok, cfg, delims)
+	if !ok {
+		return newIdentity(), nil
 	}
 	p.start, p.state = start, start
 	p.sc.Reset(f.markers)
@@ -190,24 +175,56 @@ func (f *tagFamily) newParser(tok tokenizer.Tokenizer, cfg reasoning.Config) (re
 	return p, nil
 }
 
-// forced applies WithForceReasoning, which overrides everything else.
-func (f *tagFamily) forced(cfg reasoning.Config) (tagState, bool) {
-	switch {
-	case cfg.ForceReasoning == nil:
-		return tagState{}, false
-	case *cfg.ForceReasoning:
+// startState decides where a response starts; ok is false when it has no
+// reasoning at all (the thinking switch is off), in which case the parser is
+// the identity. In order, the first that applies wins:
+//
+//  1. WithForceReasoning(true): reasoning.
+//  2. A prompt that ends with the opening marker, unless WithForceReasoning
+//     is false: reasoning.
+//  3. The thinking switch, set or by default, off: no reasoning.
+//  4. WithForceReasoning(false): content, where an opening marker may still
+//     open the one block (SGLang's and Dynamo's force_reasoning off).
+//  5. A prompt that ends with the closing marker: content, the block had;
+//     an opening marker opens another only in a family that re-enters.
+//  6. The family's default.
+//
+// So thinking off wins over a prompt that agrees with it: the usual
+// thinking-disabled prefill does not turn the identity into a parser that
+// drops stray closers.
+func (f *tagFamily) startState(tok tokenizer.Tokenizer, cfg reasoning.Config, delims []tokenizer.Delimiter) (s tagState, ok bool) {
+	force := cfg.ForceReasoning
+	if force != nil && *force {
 		return tagState{phase: phaseReasoning, seen: true}, true
-	default:
-		return tagState{phase: phaseContent}, true
 	}
+	prompt, fromPrompt := f.fromPrompt(tok, cfg, delims)
+	if force == nil && fromPrompt && prompt == phaseReasoning {
+		return tagState{phase: phaseReasoning, seen: true}, true
+	}
+	if len(f.thinkingKeys) > 0 {
+		on, set := cfg.Thinking(f.thinkingKeys...)
+		if !set {
+			on = !f.thinkingOff
+		}
+		if !on {
+			return tagState{}, false
+		}
+	}
+	switch {
+	case force != nil || !fromPrompt && f.startContent:
+		return tagState{phase: phaseContent}, true
+	case fromPrompt:
+		return tagState{phase: phaseContent, seen: true}, true
+	}
+	return tagState{phase: phaseReasoning, seen: true}, true
 }
 
-// fromPrompt applies spec policy 4: a prompt that ends with the opening
-// marker (give or take whitespace) starts the response in reasoning, one that
-// ends with the closing marker starts it in content. Prompt IDs, when a
-// tokenizer can read them, beat prompt text: a single-token marker must be
-// its token there, not the same characters typed as ordinary tokens.
-func (f *tagFamily) fromPrompt(tok tokenizer.Tokenizer, cfg reasoning.Config, delims []tokenizer.Delimiter) (tagState, bool) {
+// fromPrompt applies spec policy 4: it reports the phase a prompt leaves
+// the response in when the prompt ends with the opening marker (give or take
+// whitespace: reasoning) or with the closing marker (content). Prompt IDs,
+// when a tokenizer can read them, beat prompt text: a single-token marker
+// must be its token there, not the same characters typed as ordinary tokens.
+func (f *tagFamily) fromPrompt(tok tokenizer.Tokenizer, cfg reasoning.Config, delims []tokenizer.Delimiter) (phase, bool) {
 	ends := func(d tokenizer.Delimiter) bool {
 		return strings.HasSuffix(strings.TrimRight(cfg.PromptText, " \t\r\n"), d.Text)
 	}
@@ -230,12 +247,12 @@ func (f *tagFamily) fromPrompt(tok tokenizer.Tokenizer, cfg reasoning.Config, de
 		}
 		switch f.kinds[i] {
 		case kindOpen:
-			return tagState{phase: phaseReasoning, seen: true}, true
+			return phaseReasoning, true
 		case kindClose:
-			return tagState{phase: phaseContent, seen: true}, true
+			return phaseContent, true
 		}
 	}
-	return tagState{}, false
+	return phaseContent, false
 }
 
 func (p *thinkTag) Extract(output string) reasoning.Message {
@@ -486,7 +503,8 @@ var deepseekR1Family = newTagFamily(tagSpec{
 // Starts in: reasoning (newer R1 templates put <think> in the prompt). The
 // first <think> of the block is dropped wherever it comes; text before it is
 // reasoning. A prompt that already closed the block (WithPrompt) starts the
-// response in content, where a <think> may still open the one block.
+// response in content, where <think> is text; WithForceReasoning(false)
+// starts it in content where a <think> opens the one block.
 // Thinking switch: none.
 // Truncation: an output that never closes reasoning is all reasoning.
 // Repeats: after the first </think> everything is content, verbatim: a later
