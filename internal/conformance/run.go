@@ -31,6 +31,21 @@ func Run(t *testing.T, path string) {
 	}
 }
 
+// RunVocab checks every case of the file at path once more with a real
+// vocabulary: Extract with the tokenizer, and Collect one real token per
+// delta (with the tokens' IDs), per detokenized token and per three tokens.
+func RunVocab(t *testing.T, path, vocab string) {
+	t.Helper()
+	f, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range f.Cases {
+		c.Vocab = vocab
+		t.Run(c.Name, func(t *testing.T) { CheckCase(t, f.Parser, c) })
+	}
+}
+
 // CheckCase checks one case: Extract, then Collect under every text
 // chunking, every two-way split, the case's own deltas, and, with a real
 // vocabulary, the token chunkings.
