@@ -1,6 +1,7 @@
 package parsers_test
 
 import (
+	"sync"
 	"testing"
 
 	"github.com/reasoning-go/reasoning"
@@ -37,4 +38,44 @@ func TestSteadyStateAllocs(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestConcurrentParsers is guarantee 4: parsers of every family, built from
+// one shared tokenizer, run at once and share nothing mutable (run with
+// -race), and each gets the answer it gets alone.
+func TestConcurrentParsers(t *testing.T) {
+	tok := toy(t)
+	out := "\xffplan <think>step</th" + "ink> more</think>answer <tool_call>{}"
+	ids := tok.Encode(out)
+	var wg sync.WaitGroup
+	for _, name := range reasoning.Names() {
+		p, err := reasoning.New(name, tok)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := p.Extract(out)
+		for range 16 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				p, err := reasoning.New(name, tok)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				var deltas []reasoning.Delta
+				for i := range ids {
+					deltas = append(deltas, reasoning.Delta{Text: tok.Decode(ids[i : i+1]), IDs: ids[i : i+1]})
+				}
+				if got := reasoning.Collect(p, deltas); got != want {
+					t.Errorf("%s: concurrent Collect = %+v, want %+v", name, got, want)
+				}
+				p.IsReasoningEnd(ids)
+				p.ExtractContentIDs(ids)
+				p.CountReasoningTokens(ids)
+				p.Extract(out)
+			}()
+		}
+	}
+	wg.Wait()
 }
