@@ -83,12 +83,18 @@ func parseHF(data []byte) (*HF, error) {
 		}
 		h.byContent[at.Content] = at.ID
 		h.byID[at.ID] = at.Content
-		if at.Normalized && h.norm != nil {
-			h.normTrie.add(h.norm.normalize(at.Content), i)
-		} else if at.Normalized {
-			h.normTrie.add(at.Content, i)
-		} else {
+		switch {
+		case !at.Normalized:
 			h.rawTrie.add(at.Content, i)
+		case h.norm == nil:
+			h.normTrie.add(at.Content, i)
+		default:
+			// A normalized token is matched, and decoded, in its normalized
+			// form, as Hugging Face does ("<x>" after a Prepend("▁")
+			// normalizer is "▁<x>", and decodes with the space).
+			content := h.norm.normalize(at.Content)
+			h.normTrie.add(content, i)
+			h.byID[at.ID] = content
 		}
 	}
 	return h, nil

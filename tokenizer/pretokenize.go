@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/dlclark/regexp2"
@@ -25,12 +26,70 @@ var gpt2Regex = sync.OnceValue(func() *regexp2.Regexp {
 // compiles these with Oniguruma and tiktoken with Rust's fancy-regex; both
 // read \s, \p{L} and friends over all of Unicode, which is regexp2's default
 // (.NET) mode. Its RE2 and ECMAScript modes would make \s ASCII-only.
+//
+// Case-insensitive groups of plain letters, such as the contractions
+// (?i:'s|'t|'re|'ve|'m|'ll|'d), are spelled out with every character of each
+// letter's case-folding orbit: Oniguruma and Rust match "'ſ" (long s) and
+// "'K" (Kelvin sign) there, regexp2's (?i) does not.
 func compileRegex(pattern string) (*regexp2.Regexp, error) {
-	re, err := regexp2.Compile(pattern, regexp2.None)
+	re, err := regexp2.Compile(expandFoldGroups(pattern), regexp2.None)
 	if err != nil {
 		return nil, fmt.Errorf("pattern %q: %w", pattern, err)
 	}
 	return re, nil
+}
+
+// expandFoldGroups rewrites each (?i:...) group that holds only letters,
+// digits, apostrophes and | into a plain group where every letter is a class
+// of its simple case-folding orbit: (?i:'s|'t) becomes (?:'[sSſ]|'[tT]).
+// Other groups are left as they are.
+func expandFoldGroups(pattern string) string {
+	const open = "(?i:"
+	var out strings.Builder
+	for {
+		i := strings.Index(pattern, open)
+		if i < 0 || i > 0 && pattern[i-1] == '\\' {
+			out.WriteString(pattern)
+			return out.String()
+		}
+		j := strings.IndexByte(pattern[i:], ')')
+		body := ""
+		if j > 0 {
+			body = pattern[i+len(open) : i+j]
+		}
+		if j < 0 || !plainAlternatives(body) {
+			out.WriteString(pattern[:i+len(open)])
+			pattern = pattern[i+len(open):]
+			continue
+		}
+		out.WriteString(pattern[:i])
+		out.WriteString("(?:")
+		for _, r := range body {
+			if !unicode.IsLetter(r) || unicode.SimpleFold(r) == r {
+				out.WriteRune(r)
+				continue
+			}
+			out.WriteByte('[')
+			for f := r; ; {
+				out.WriteRune(f)
+				if f = unicode.SimpleFold(f); f == r {
+					break
+				}
+			}
+			out.WriteByte(']')
+		}
+		out.WriteByte(')')
+		pattern = pattern[i+j+1:]
+	}
+}
+
+func plainAlternatives(body string) bool {
+	for _, r := range body {
+		if r != '|' && r != '\'' && !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			return false
+		}
+	}
+	return body != ""
 }
 
 // A piece is a part of the input on its way to the model. first reports
