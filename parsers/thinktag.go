@@ -539,8 +539,9 @@ var basicFamily = newTagFamily(tagSpec{
 //
 // Markers: <think> and </think>.
 // Starts in: content; each <think> opens a reasoning block. WithForceReasoning
-// or a prompt that ends in <think> starts the response in reasoning, where a
-// leading <think> is dropped.
+// or a prompt that ends in <think> starts the response in reasoning, where the
+// block's first <think> is dropped wherever it comes and text before it is
+// reasoning, as for deepseek_r1.
 // Thinking switch: none.
 // Truncation: an unclosed block is reasoning.
 // Repeats: every <think> in content opens another block, and all blocks are

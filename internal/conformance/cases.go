@@ -59,12 +59,14 @@ type IDCase struct {
 	Tokens []string `json:"tokens"`
 	// Delta is how many of the last tokens form the newest delta, for
 	// IsReasoningEndStreaming.
-	Delta                   int       `json:"delta,omitempty"`
-	IsReasoningEnd          *bool     `json:"is_reasoning_end,omitempty"`
-	IsReasoningEndStreaming *bool     `json:"is_reasoning_end_streaming,omitempty"`
-	ContentTokens           *[]string `json:"content_tokens,omitempty"` // ExtractContentIDs, spelled like Tokens; [] and null differ
-	ReasoningTokens         *int      `json:"reasoning_tokens,omitempty"`
-	NoTokenizer             bool      `json:"no_tokenizer,omitempty"` // build the parser without a tokenizer
+	Delta                   int   `json:"delta,omitempty"`
+	IsReasoningEnd          *bool `json:"is_reasoning_end,omitempty"`
+	IsReasoningEndStreaming *bool `json:"is_reasoning_end_streaming,omitempty"`
+	// ContentTokens is what ExtractContentIDs returns, spelled like Tokens:
+	// absent, not checked; null, nil; [], an empty non-nil slice.
+	ContentTokens   json.RawMessage `json:"content_tokens,omitempty"`
+	ReasoningTokens *int            `json:"reasoning_tokens,omitempty"`
+	NoTokenizer     bool            `json:"no_tokenizer,omitempty"` // build the parser without a tokenizer
 }
 
 // Load reads a case file.
