@@ -233,7 +233,9 @@ func (f *tagFamily) fromPrompt(tok tokenizer.Tokenizer, cfg reasoning.Config, de
 		for len(ids) > 0 && strings.TrimSpace(tok.Decode(ids[len(ids)-1:])) == "" {
 			ids = ids[:len(ids)-1]
 		}
-		tail := tok.Decode(ids[max(0, len(ids)-64):]) // enough tokens for any marker
+		// A multi-token marker may share its last token with the whitespace
+		// after it (Llama 3 spells "</think>\n\n" as "</", "think", ">\n\n").
+		tail := strings.TrimRight(tok.Decode(ids[max(0, len(ids)-64):]), " \t\r\n") // enough tokens for any marker
 		ends = func(d tokenizer.Delimiter) bool {
 			if d.Single() {
 				return len(ids) > 0 && ids[len(ids)-1] == d.IDs[0]

@@ -57,7 +57,7 @@ func TestIDsBeatText(t *testing.T) {
 	}
 }
 
-// TestIDBeforeText: a detokenizer may deliver a special token's ID one delta
+// TestIDBeforeText (bug:B3): a detokenizer may deliver a special token's ID one delta
 // before its text (vLLM bug B3 mis-slices this case); the marker still splits
 // where its text arrives.
 func TestIDBeforeText(t *testing.T) {
@@ -209,4 +209,27 @@ func TestTypedNilTokenizer(t *testing.T) {
 		t.Errorf("Extract = %+v", got)
 	}
 	p.IsReasoningEnd([]int{1})
+}
+
+// TestB4SingleMarkerTokenCarriesText: vLLM swallows a delta whose IDs are
+// exactly the end marker's even when its text also carries text a
+// detokenizer held back (bug B4); we keep that text.
+func TestB4SingleMarkerTokenCarriesText(t *testing.T) {
+	v := toy(t)
+	for _, name := range []string{"deepseek_r1", "qwen3"} {
+		p, err := reasoning.New(name, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		deltas := []reasoning.Delta{
+			{Text: "thinking ", IDs: bytesOf(v, "thinking ")},
+			{Text: "", IDs: []int{v.Base() + 0xe4, v.Base() + 0xb8}}, // the first bytes of 中, held back
+			{Text: "中</think>", IDs: []int{v.Base() + 0xad, 2}},
+			{Text: "done", IDs: bytesOf(v, "done")},
+		}
+		want := reasoning.Message{Reasoning: "thinking 中", Content: "done"}
+		if diff := cmp.Diff(want, reasoning.Collect(p, deltas)); diff != "" {
+			t.Errorf("bug:B4 %s: Collect mismatch (-want +got):\n%s", name, diff)
+		}
+	}
 }
