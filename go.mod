@@ -3,6 +3,7 @@ module github.com/reasoning-go/reasoning
 go 1.26.8
 
 require (
+	github.com/daulet/tokenizers v1.24.0 // indirect
 	github.com/dlclark/regexp2 v1.12.0 // indirect
 	github.com/google/go-cmp v0.7.0 // indirect
 	github.com/google/uuid v1.3.0 // indirect
