@@ -67,3 +67,27 @@ func BenchmarkLoadHF(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkResolve resolves every delimiter a family's parsers use; each
+// op is one family's whole set.
+func BenchmarkResolve(b *testing.B) {
+	markers := map[string][]string{
+		"qwen3":   {"<think>", "</think>", "<tool_call>", "</tool_call>", "<|im_start|>", "<|im_end|>"},
+		"llama3":  {"<think>", "</think>", "<|eot_id|>"},
+		"kimi-k2": {"<think>", "</think>", "<|tool_calls_section_begin|>", "<|tool_calls_section_end|>", "<|im_end|>"},
+		"granite": {"Here is my thought process:", "Here is my response:", "Here's my thought process:", "Here's my response:"},
+	}
+	for family, ms := range markers {
+		b.Run(family, func(b *testing.B) {
+			tok := testvocab.Load(b, family)
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, m := range ms {
+					if _, err := tokenizer.Resolve(tok, m); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+	}
+}

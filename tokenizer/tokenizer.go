@@ -10,7 +10,10 @@
 //
 // Any type with the three methods of [Tokenizer] will do. [Vocab] is a small
 // in-memory one for tests and for callers who only know their special tokens;
-// the loaders read the real tokenizer files of a model.
+// the loaders read the real tokenizer files of a model: [Load] a model folder,
+// [LoadHF] a Hugging Face tokenizer.json, [LoadTiktoken] a tiktoken rank file,
+// each plain or gzip-compressed. Their tokenizers give the IDs the model's own
+// tokenizer gives, without adding BOS or EOS, and are safe for concurrent use.
 package tokenizer
 
 import (
