@@ -201,3 +201,13 @@ func FuzzRoundTrip(f *testing.F) {
 		}
 	})
 }
+
+// TestKimiKnownAnswer is the known answer of the daulet/tokenizers module
+// that ships Kimi K2's rank file (SOURCES.md).
+func TestKimiKnownAnswer(t *testing.T) {
+	tok := testvocab.Load(t, "kimi-k2")
+	want := []int{19180, 11, 2695, 0, 220, 33845, 378, 2243, 856}
+	if got := tok.Encode("Hello, world! 你好，世界！"); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("Encode = %v, want %v", got, want)
+	}
+}
