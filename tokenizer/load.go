@@ -96,8 +96,9 @@ var companionFiles = map[string]bool{
 
 // tiktokenClass describes a tokenizer_class that reads a tiktoken rank file.
 type tiktokenClass struct {
-	pattern string
-	nfc     bool
+	pattern   string
+	nfc       bool
+	splitRuns bool
 	// special numbers the special tokens, given the number of ranks and the
 	// tokenizer_config.json.
 	special func(nRanks int, cfg *tokenizerConfig) map[string]int
@@ -121,7 +122,8 @@ var tiktokenClasses = map[string]tiktokenClass{
 	// Kimi K2: 256 special slots after the ranks, named by the config's
 	// added_tokens_decoder, the others <|reserved_token_{id}|>.
 	"TikTokenTokenizer": {
-		pattern: kimiPattern,
+		pattern:   kimiPattern,
+		splitRuns: true,
 		special: func(n int, cfg *tokenizerConfig) map[string]int {
 			special := make(map[string]int, 256)
 			for id := n; id < n+256; id++ {
@@ -184,9 +186,10 @@ func loadTiktokenModel(ranksPath, configPath string) (Tokenizer, error) {
 		return nil, loadError(ranksPath, errors.New("no ranks"))
 	}
 	t, err := newTiktokenRanks(ranks, TiktokenConfig{
-		Special: class.special(len(ranks), &cfg),
-		Pattern: class.pattern,
-		NFC:     class.nfc,
+		Special:       class.special(len(ranks), &cfg),
+		Pattern:       class.pattern,
+		NFC:           class.nfc,
+		SplitLongRuns: class.splitRuns,
 	})
 	if err != nil {
 		return nil, loadError(ranksPath, err)

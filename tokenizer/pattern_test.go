@@ -141,3 +141,27 @@ func TestExpandFoldGroups(t *testing.T) {
 		}
 	}
 }
+
+func TestSplitLongRuns(t *testing.T) {
+	tests := []struct {
+		in   string
+		max  int
+		want []string
+	}{
+		{"", 3, []string{""}},
+		{"abc", 3, []string{"abc"}},
+		{"abcd", 3, []string{"abc", "d"}},
+		{"ab  cdefgh", 3, []string{"ab  cde", "fgh"}},
+		{"a    b", 3, []string{"a   ", " b"}},
+		{"\x1c\x1c\x1c\x1cx", 3, []string{"\x1c\x1c\x1c", "\x1cx"}}, // Python's isspace counts \x1c..\x1f
+		{"ééééé", 2, []string{"éé", "éé", "é"}},
+	}
+	for _, tt := range tests {
+		if got := splitLongRuns(tt.in, tt.max); !cmp.Equal(got, tt.want) {
+			t.Errorf("splitLongRuns(%q, %d) = %q, want %q", tt.in, tt.max, got, tt.want)
+		}
+	}
+	if head, tail := cutRunes("aéb", 2); head != "aé" || tail != "b" {
+		t.Errorf("cutRunes = %q, %q", head, tail)
+	}
+}

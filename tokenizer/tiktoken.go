@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/dlclark/regexp2"
 	"github.com/pkoukk/tiktoken-go"
@@ -27,6 +28,7 @@ type Tiktoken struct {
 	names     []string
 	re        *regexp2.Regexp
 	nfc       bool
+	splitRuns bool
 	cache     *wordCache
 }
 
@@ -40,6 +42,12 @@ type TiktokenConfig struct {
 	Pattern string
 	// NFC normalizes text to Unicode NFC before encoding (Hunyuan).
 	NFC bool
+	// SplitLongRuns cuts the text before encoding as Kimi K2's tokenizer
+	// does: into pieces of at most 400,000 characters, then wherever more
+	// than 25,000 whitespace or 25,000 other characters follow each other.
+	// Each piece is encoded on its own, so this only changes texts with such
+	// long runs.
+	SplitLongRuns bool
 }
 
 // LoadTiktoken reads a tiktoken rank file, plain or gzip-compressed, with
@@ -92,6 +100,7 @@ func newTiktokenRanks(ranks map[string]int, cfg TiktokenConfig) (*Tiktoken, erro
 		trie:      newTokenTrie(),
 		re:        re,
 		nfc:       cfg.NFC,
+		splitRuns: cfg.SplitLongRuns,
 		cache:     newWordCache(),
 	}
 	for name := range cfg.Special {
@@ -182,6 +191,62 @@ func (t *Tiktoken) Encode(text string) []int {
 		text = norm.NFC.String(text)
 	}
 	ids := make([]int, 0, len(text)/3+1)
+	if !t.splitRuns {
+		return t.encodeSpecial(ids, text)
+	}
+	for len(text) > 0 {
+		var chunk string
+		chunk, text = cutRunes(text, kimiMaxEncodeChars)
+		for _, piece := range splitLongRuns(chunk, kimiMaxRun) {
+			ids = t.encodeSpecial(ids, piece)
+		}
+	}
+	return ids
+}
+
+// Kimi K2's tokenizer cuts text into pieces of at most kimiMaxEncodeChars
+// characters, and within them cuts runs longer than kimiMaxRun characters
+// (tokenization_kimi.py, after Meta's Llama 3 tokenizer).
+const (
+	kimiMaxEncodeChars = 400_000
+	kimiMaxRun         = 25_000
+)
+
+// cutRunes splits s after its first n characters.
+func cutRunes(s string, n int) (head, tail string) {
+	for i := range s {
+		if n == 0 {
+			return s[:i], s[i:]
+		}
+		n--
+	}
+	return s, ""
+}
+
+// splitLongRuns cuts s so that no piece has more than max whitespace, or
+// max other, characters in a row (Python's str.isspace decides).
+func splitLongRuns(s string, max int) []string {
+	var pieces []string
+	start, run, inSpace := 0, 0, false
+	for i, r := range s {
+		space := unicode.IsSpace(r) || 0x1c <= r && r <= 0x1f
+		if i == 0 {
+			inSpace = space
+		}
+		if space != inSpace {
+			run, inSpace = 1, space
+			continue
+		}
+		if run++; run > max {
+			pieces = append(pieces, s[start:i])
+			start, run = i, 1
+		}
+	}
+	return append(pieces, s[start:])
+}
+
+// encodeSpecial appends the IDs of text, special tokens included.
+func (t *Tiktoken) encodeSpecial(ids []int, text string) []int {
 	pos := 0
 	for pos < len(text) {
 		start, end, idx := t.trie.find(text, pos)
