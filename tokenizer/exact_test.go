@@ -30,7 +30,7 @@ type expectedFile struct {
 	} `json:"cases"`
 }
 
-func readExpected(t *testing.T, family string) expectedFile {
+func readExpected(t testing.TB, family string) expectedFile {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("testdata", "expected", family+".json"))
 	if err != nil {
