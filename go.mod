@@ -3,12 +3,15 @@ module github.com/reasoning-go/reasoning
 go 1.26.8
 
 require (
-	github.com/daulet/tokenizers v1.24.0 // indirect
-	github.com/dlclark/regexp2 v1.12.0 // indirect
-	github.com/google/go-cmp v0.7.0 // indirect
+	github.com/daulet/tokenizers v1.24.0
+	github.com/dlclark/regexp2 v1.12.0
+	github.com/google/go-cmp v0.7.0
+	github.com/pkoukk/tiktoken-go v0.1.8
+	github.com/stretchr/testify v1.12.1
+	golang.org/x/text v0.44.0
+)
+
+require (
 	github.com/google/uuid v1.3.0 // indirect
-	github.com/pkoukk/tiktoken-go v0.1.8 // indirect
-	github.com/stretchr/testify v1.12.1 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
-	golang.org/x/text v0.44.0 // indirect
 )
