@@ -20,7 +20,7 @@ fuzz:
 			echo "fuzz $$pkg $$target"; \
 			log=$$(mktemp); \
 			$(GO) test -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) $$pkg >$$log 2>&1 || { cat $$log; rm -f $$log; exit 1; }; \
-			tail -n 2 $$log | head -n 1; rm -f $$log; \
+			grep execs $$log | tail -n 1; rm -f $$log; \
 		done; \
 	done
 

@@ -42,13 +42,3 @@ func byteLevelDecode(tok string) (string, bool) {
 	}
 	return b.String(), true
 }
-
-// byteLevelEncode spells the bytes of s in the byte alphabet.
-func byteLevelEncode(s string) string {
-	var b strings.Builder
-	b.Grow(2 * len(s))
-	for i := 0; i < len(s); i++ {
-		b.WriteRune(byteToRune[s[i]])
-	}
-	return b.String()
-}
