@@ -168,23 +168,11 @@ func buildDecoder(raw []byte) (decoder, error) {
 		r, _ := utf8.DecodeRuneInString(*c.Content)
 		return stripDecoder{content: r, start: c.Start, stop: c.Stop}, nil
 	case "Metaspace":
-		d := metaspaceDecoder{replacement: stringOr(c.Replacement, "▁")}
-		switch scheme := stringOr(c.PrependScheme, ""); scheme {
-		case "always":
-			d.scheme = prependAlways
-		case "first":
-			d.scheme = prependFirst
-		case "never":
-			d.scheme = prependNever
-		case "":
-			d.scheme = prependNever
-			if boolOr(c.AddPrefixSpace, true) {
-				d.scheme = prependAlways
-			}
-		default:
-			return nil, fmt.Errorf("decoder Metaspace: unsupported prepend_scheme %q", scheme)
+		scheme, err := parsePrependScheme(c.PrependScheme, c.AddPrefixSpace)
+		if err != nil {
+			return nil, fmt.Errorf("decoder Metaspace: %w", err)
 		}
-		return d, nil
+		return metaspaceDecoder{replacement: stringOr(c.Replacement, "▁"), scheme: scheme}, nil
 	case "Sequence":
 		var seq decoderSeq
 		for _, sub := range c.Decoders {

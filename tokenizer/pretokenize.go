@@ -317,6 +317,26 @@ const (
 	prependNever
 )
 
+// parsePrependScheme reads a Metaspace prepend_scheme; files older than
+// prepend_scheme say add_prefix_space (default true) instead.
+func parsePrependScheme(scheme *string, addPrefixSpace *bool) (prependScheme, error) {
+	switch v := stringOr(scheme, ""); v {
+	case "always":
+		return prependAlways, nil
+	case "first":
+		return prependFirst, nil
+	case "never":
+		return prependNever, nil
+	case "":
+		if boolOr(addPrefixSpace, true) {
+			return prependAlways, nil
+		}
+		return prependNever, nil
+	default:
+		return 0, fmt.Errorf("unsupported prepend_scheme %q", v)
+	}
+}
+
 // metaspaceStep is the Metaspace pre-tokenizer of SentencePiece-style
 // vocabularies: spaces become the replacement (usually "▁").
 type metaspaceStep struct {
@@ -437,22 +457,11 @@ func (pt *preTokenizer) add(raw []byte) error {
 		if utf8.RuneCountInString(st.replacement) != 1 {
 			return fmt.Errorf("pre_tokenizer Metaspace: replacement %q is not one character", st.replacement)
 		}
-		switch scheme := stringOr(c.PrependScheme, ""); scheme {
-		case "always":
-			st.scheme = prependAlways
-		case "first":
-			st.scheme = prependFirst
-		case "never":
-			st.scheme = prependNever
-		case "":
-			// Files older than prepend_scheme say add_prefix_space.
-			st.scheme = prependNever
-			if boolOr(c.AddPrefixSpace, true) {
-				st.scheme = prependAlways
-			}
-		default:
-			return fmt.Errorf("pre_tokenizer Metaspace: unsupported prepend_scheme %q", scheme)
+		scheme, err := parsePrependScheme(c.PrependScheme, c.AddPrefixSpace)
+		if err != nil {
+			return fmt.Errorf("pre_tokenizer Metaspace: %w", err)
 		}
+		st.scheme = scheme
 		pt.metaspace = st.replacement
 		pt.steps = append(pt.steps, st)
 		return nil
