@@ -2,7 +2,6 @@ package parsers
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/reasoning-go/reasoning"
@@ -129,9 +128,13 @@ type thinkTag struct {
 	start  tagState // where the response starts
 	state  tagState
 	sc     marker.Scanner
-	seqs   [][]int // by marker: its token IDs; nil entries without a tokenizer
-	bounds [][]int // the boundary markers' IDs that resolved to one token
-	hasIDs bool    // a tokenizer gave the markers IDs
+	seqs   [][]int             // by marker: its token IDs; nil entries without a tokenizer
+	bounds [][]int             // the boundary markers' IDs that resolved to one token
+	tok    tokenizer.Tokenizer // nil: text only; the ID methods see no marker
+	// textIDs says that some marker is several tokens in this vocabulary:
+	// the ID methods then find markers in the tokens' decoded text, since
+	// a marker's tokens change with the text around it.
+	textIDs bool
 
 	// IDs beat text (spec policy 5): once deltas carry IDs, a single-token
 	// marker's text counts only as far as its ID has been seen.
@@ -155,9 +158,11 @@ func (f *tagFamily) newParser(tok tokenizer.Tokenizer, cfg reasoning.Config) (re
 		delims[i], p.seqs[i], p.single[i] = d, d.IDs, -1
 		if d.Single() {
 			p.single[i] = d.IDs[0]
+		} else if tok != nil {
+			p.textIDs = true
 		}
 	}
-	p.hasIDs = tok != nil
+	p.tok = tok
 	for _, b := range f.boundaries {
 		// Boundaries only narrow the end check; a vocabulary without them is fine.
 		if d, err := tokenizer.Resolve(tok, b); err == nil && d.Single() {
@@ -341,108 +346,6 @@ func (p *thinkTag) Finish() reasoning.Message {
 	return reasoning.Message{Content: held}
 }
 
-// IsReasoningEnd looks back from the end of ids for the last marker: a
-// closing marker or tool-call opener means reasoning has ended, an opening
-// marker that it has not. A boundary marker, or no marker at all, leaves the
-// answer to where the response starts. Without a tokenizer no marker can be
-// seen.
-func (p *thinkTag) IsReasoningEnd(ids []int) bool {
-	return p.endAfter(ids, 0)
-}
-
-// IsReasoningEndStreaming answers for the newest delta alone: it looks only at
-// markers that end inside delta (a multi-token marker may begin before it).
-// A delta without markers gets the answer for a response without markers, so
-// ask it for each delta until it first reports true.
-func (p *thinkTag) IsReasoningEndStreaming(ids, delta []int) bool {
-	return p.endAfter(ids, len(ids)-len(delta))
-}
-
-// endAfter looks back for the last marker or boundary that ends after from.
-func (p *thinkTag) endAfter(ids []int, from int) bool {
-	startsInContent := p.start.phase == phaseContent
-	if !p.hasIDs {
-		return startsInContent
-	}
-	pos, k := marker.LastIndexAny(ids, p.seqs, p.allMarkers(), from)
-	if b, _ := marker.LastIndexAny(ids, p.bounds, 1<<len(p.bounds)-1, from); b > pos {
-		return startsInContent
-	}
-	if k < 0 {
-		return startsInContent
-	}
-	return p.fam.kinds[k] != kindOpen
-}
-
-func (p *thinkTag) allMarkers() uint64 { return 1<<len(p.fam.markers) - 1 }
-
-// ExtractContentIDs returns the content IDs that follow the end of the last
-// reasoning block, as the text split would give them: nil while reasoning has
-// not ended, all of ids when the response starts in content and holds no
-// marker.
-func (p *thinkTag) ExtractContentIDs(ids []int) []int {
-	if !p.IsReasoningEnd(ids) {
-		return nil
-	}
-	if !p.hasIDs {
-		return ids
-	}
-	from, state := 0, p.start
-	if b, _ := marker.LastIndexAny(ids, p.bounds, 1<<len(p.bounds)-1, 0); b >= 0 {
-		from = b + 1
-	}
-	if o, k := marker.LastIndexAny(ids, p.seqs, p.fam.bits[kindOpen], from); k >= 0 {
-		from, state = o+len(p.seqs[k]), tagState{phase: phaseReasoning, opened: true, seen: true}
-	}
-	var content []int
-	p.walk(ids[from:], state, func(id int, ph phase) {
-		if ph == phaseContent {
-			content = append(content, id)
-		}
-	})
-	if content == nil {
-		content = []int{}
-	}
-	return content
-}
-
-// CountReasoningTokens counts the tokens of ids that the text split puts in
-// reasoning, markers excluded, starting where the response starts: pass the
-// output's IDs, not the prompt's.
-func (p *thinkTag) CountReasoningTokens(ids []int) int {
-	if !p.hasIDs {
-		return 0
-	}
-	n := 0
-	p.walk(ids, p.start, func(_ int, ph phase) {
-		if ph == phaseReasoning {
-			n++
-		}
-	})
-	return n
-}
-
-// walk replays the machine over ids from state s and calls visit with each
-// ID that is text, and the phase it belongs to. A tool-call opener is content.
-func (p *thinkTag) walk(ids []int, s tagState, visit func(id int, ph phase)) {
-	for i := 0; i < len(ids); {
-		k := marker.MatchAt(ids, i, p.seqs, p.fam.active(s))
-		if k < 0 {
-			visit(ids[i], s.phase)
-			i++
-			continue
-		}
-		next, keep := p.fam.step(s, k)
-		if keep {
-			for _, id := range p.seqs[k] {
-				visit(id, phaseContent)
-			}
-		}
-		i += len(p.seqs[k])
-		s = next
-	}
-}
-
 // pieces gathers the text one call emits for one section, copying only when
 // there is more than one piece. The first few pieces live in the value
 // itself, so a call that joins two or three allocates only the result.
@@ -562,5 +465,5 @@ func newBasic(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, 
 
 // entry describes the family for the registry-wide tests.
 func (f *tagFamily) entry() catalog.Entry {
-	return catalog.Entry{Markers: slices.Concat(f.markers, f.boundaries)}
+	return catalog.Entry{Markers: f.markers, Boundaries: f.boundaries}
 }

@@ -121,3 +121,75 @@ func TestQwen3TypedCloserRealIDs(t *testing.T) {
 		t.Errorf("bug:B10: Extract mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// TestMultiTokenMarkerIDs checks the ID-level methods where <think> and
+// </think> are several ordinary tokens, spelled differently with the text
+// around them: the methods read the tokens' text, and a token belongs to
+// every section its text falls in.
+func TestMultiTokenMarkerIDs(t *testing.T) {
+	const (
+		thought = "\nTwo and two make four, so the answer is 4.\n"
+		answer  = "\n\nThe answer is **4**."
+		out     = "<think>" + thought + "</think>" + answer
+	)
+	for _, vocab := range []string{"llama3", "deepseek-v3"} {
+		t.Run(vocab, func(t *testing.T) {
+			tok := testvocab.Load(t, vocab)
+			if _, ok := tok.TokenID("</think>"); ok {
+				t.Fatalf("</think> is one token in %s; the test needs several", vocab)
+			}
+			p, err := reasoning.New("deepseek_r1", tok)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids := tok.Encode(out)
+			// Reference: the sections each token's text overlaps.
+			var reasoningTokens, contentFrom int
+			contentFrom = -1
+			rStart, rEnd := len("<think>"), len("<think>"+thought)
+			cStart := len("<think>" + thought + "</think>")
+			at := 0
+			for i, id := range ids {
+				n := len(tok.Decode([]int{id}))
+				if at < rEnd && at+n > rStart {
+					reasoningTokens++
+				}
+				if contentFrom < 0 && at+n > cStart {
+					contentFrom = i
+				}
+				at += n
+			}
+			if !p.IsReasoningEnd(ids) {
+				t.Error("IsReasoningEnd = false")
+			}
+			if p.IsReasoningEnd(ids[:contentFrom-1]) {
+				t.Error("IsReasoningEnd = true before </think> is complete")
+			}
+			if got := p.CountReasoningTokens(ids); got != reasoningTokens {
+				t.Errorf("CountReasoningTokens = %d, want %d", got, reasoningTokens)
+			}
+			if diff := cmp.Diff(ids[contentFrom:], p.ExtractContentIDs(ids)); diff != "" {
+				t.Errorf("ExtractContentIDs mismatch (-want +got):\n%s", diff)
+			}
+			first := -1
+			for i := 1; i <= len(ids); i++ {
+				if p.IsReasoningEndStreaming(ids[:i], ids[i-1:i]) {
+					first = i - 1
+					break
+				}
+			}
+			if end := len(tok.Encode("<think>" + thought + "</think>")); first < 0 || first > end {
+				t.Errorf("IsReasoningEndStreaming first true at token %d, want the token that completes </think>", first)
+			}
+			// Streaming one real token per delta, with IDs, gives the split.
+			var deltas []reasoning.Delta
+			for _, id := range ids {
+				deltas = append(deltas, reasoning.Delta{Text: tok.Decode([]int{id}), IDs: []int{id}})
+			}
+			q, _ := reasoning.New("deepseek_r1", tok)
+			if diff := cmp.Diff(reasoning.Message{Reasoning: thought, Content: answer}, reasoning.Collect(q, deltas)); diff != "" {
+				t.Errorf("Collect mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -13,6 +13,7 @@ import (
 // Entry describes one canonical parser name.
 type Entry struct {
 	Markers     []string // every marker the family recognises, in text
+	Boundaries  []string // turn markers at which the ID-level end check stops (single tokens only)
 	StripsSpace bool     // the family drops some whitespace next to its markers
 }
 
@@ -26,6 +27,7 @@ func Add(name string, e Entry) {
 	mu.Lock()
 	defer mu.Unlock()
 	e.Markers = slices.Clone(e.Markers)
+	e.Boundaries = slices.Clone(e.Boundaries)
 	entries[name] = e
 }
 

@@ -3,6 +3,7 @@ package conformance
 import (
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -27,11 +28,13 @@ func Fuzz(f *testing.F, name, casesDir string) {
 			f.Add(c.Output, uint64(len(c.Output)), false)
 		}
 	}
-	for i, out := range Corpus(e.Markers, seed(name)) {
+	markers := slices.Concat(e.Markers, e.Boundaries)
+	for i, out := range Corpus(markers, seed(name)) {
 		f.Add(out, uint64(i), i%3 == 0)
 	}
-	tok := ToyVocab(e.Markers)
-	sets := Settings(e.Markers)
+	tok := ToyVocab(markers)
+	bytes := ToyVocab(nil)
+	sets := Settings(markers)
 	f.Fuzz(func(t *testing.T, out string, chunkSeed uint64, thinkingOff bool) {
 		set := sets[chunkSeed%uint64(len(sets))]
 		if thinkingOff {
@@ -62,13 +65,10 @@ func Fuzz(f *testing.F, name, casesDir string) {
 				t.Fatalf("Collect of %s %s differs from Extract (-want +got):\n%s", ch.Name, quoted(ch.Deltas), cmp.Diff(want, got))
 			}
 		}
-		p := newParser()
-		ids := tok.Encode(out)
-		p.IsReasoningEnd(ids)
-		p.IsReasoningEndStreaming(ids, ids[len(ids)/2:])
-		p.ExtractContentIDs(ids)
-		if n := p.CountReasoningTokens(ids); n < 0 || n > len(ids) {
-			t.Fatalf("CountReasoningTokens = %d of %d IDs", n, len(ids))
+		q, err := reasoning.New(name, bytes, set.opts(bytes)...)
+		if err != nil {
+			t.Fatal(err)
 		}
+		checkIDMethods(t, newParser(), q, tok, bytes, out, want, e.Boundaries)
 	})
 }

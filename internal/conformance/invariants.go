@@ -3,6 +3,7 @@ package conformance
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -98,9 +99,11 @@ func CheckInvariants(t *testing.T, name string) {
 	if !ok {
 		t.Fatalf("parser %q has no catalog entry: register it with parsers.register", name)
 	}
-	tok := ToyVocab(e.Markers)
-	corpus := Corpus(e.Markers, seed(name))
-	for si, set := range Settings(e.Markers) {
+	markers := slices.Concat(e.Markers, e.Boundaries)
+	tok := ToyVocab(markers)
+	bytes := ToyVocab(nil) // every marker is several tokens: the ID methods read text
+	corpus := Corpus(markers, seed(name))
+	for si, set := range Settings(markers) {
 		for ci, out := range corpus {
 			newParser := func(tok tokenizer.Tokenizer) reasoning.Parser {
 				p, err := reasoning.New(name, tok, set.opts(tok)...)
@@ -130,13 +133,9 @@ func CheckInvariants(t *testing.T, name string) {
 			if t.Failed() {
 				t.Fatalf("settings %d output %q", si, out)
 			}
-			p := newParser(tok)
-			ids := tok.Encode(out)
-			p.IsReasoningEnd(ids)
-			p.IsReasoningEndStreaming(ids, ids[len(ids)/2:])
-			p.ExtractContentIDs(ids)
-			if n := p.CountReasoningTokens(ids); n < 0 || n > len(ids) {
-				t.Fatalf("settings %d output %q: CountReasoningTokens = %d of %d IDs", si, out, n, len(ids))
+			checkIDMethods(t, newParser(tok), newParser(bytes), tok, bytes, out, want, e.Boundaries)
+			if t.Failed() {
+				t.Fatalf("settings %d output %q", si, out)
 			}
 		}
 	}
@@ -151,6 +150,40 @@ func CheckInvariants(t *testing.T, name string) {
 	p.IsReasoningEnd(nil)
 	p.ExtractContentIDs(nil)
 	p.CountReasoningTokens(nil)
+}
+
+// checkIDMethods ties the ID-level methods to the text split. With one token
+// per byte (bytes), reasoning tokens are reasoning bytes, so the count is the
+// length of the split's reasoning; and the end check and the content IDs
+// (decoded) agree between that vocabulary and one in which every marker is a
+// single token (tok).
+// Boundaries are single tokens or nothing, so the two vocabularies are
+// compared only on outputs without them.
+func checkIDMethods(t *testing.T, p, q reasoning.Parser, tok, bytes tokenizer.Tokenizer, out string, want reasoning.Message, boundaries []string) {
+	t.Helper()
+	ids, bids := tok.Encode(out), bytes.Encode(out)
+	if n := q.CountReasoningTokens(bids); n != len(want.Reasoning) {
+		t.Errorf("CountReasoningTokens over byte tokens = %d, want %d, the reasoning's length", n, len(want.Reasoning))
+	}
+	if n := p.CountReasoningTokens(ids); n < 0 || n > len(ids) {
+		t.Errorf("CountReasoningTokens = %d of %d IDs", n, len(ids))
+	}
+	for _, b := range boundaries {
+		if strings.Contains(out, b) {
+			return
+		}
+	}
+	if a, b := p.IsReasoningEnd(ids), q.IsReasoningEnd(bids); a != b {
+		t.Errorf("IsReasoningEnd = %v with single-token markers, %v with byte tokens", a, b)
+	}
+	a, b := p.ExtractContentIDs(ids), q.ExtractContentIDs(bids)
+	if (a == nil) != (b == nil) || tok.Decode(a) != bytes.Decode(b) {
+		t.Errorf("ExtractContentIDs = %q with single-token markers, %q with byte tokens", tok.Decode(a), bytes.Decode(b))
+	}
+	for i := 0; i <= len(ids); i++ {
+		p.IsReasoningEndStreaming(ids[:i], ids[i:]) // a delta past the end
+		p.IsReasoningEndStreaming(ids[:i], ids[max(0, i-2):i])
+	}
 }
 
 // Conserves checks guarantee 1 on one split of out: reasoning and content
