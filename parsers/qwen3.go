@@ -15,14 +15,14 @@ const (
 )
 
 var qwen3Family = newTagFamily(tagSpec{
-	name:         "qwen3",
-	open:         thinkOpen,
-	close:        thinkClose,
-	tools:        []string{qwenToolCall},
-	boundaries:   []string{chatMLStart, chatMLEnd},
-	absorbOpens:  true,
-	dropCloses:   true,
-	thinkingKeys: []string{"enable_thinking"},
+	name:        "qwen3",
+	open:        thinkOpen,
+	close:       thinkClose,
+	tools:       []string{qwenToolCall},
+	boundaries:  []string{chatMLStart, chatMLEnd},
+	absorbOpens: true,
+	dropCloses:  true,
+	thinking:    switchOf(true, "enable_thinking"),
 })
 
 // newQwen3 builds the "qwen3" parser (vLLM's Qwen3 engine parser).

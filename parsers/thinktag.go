@@ -25,11 +25,14 @@ const (
 
 func (p phase) String() string { return [...]string{"content", "reasoning"}[p] }
 
-// tagState is the whole streaming state of the machine between two markers.
+// tagState is the whole state of the machine between two markers, apart from
+// text held back.
 type tagState struct {
-	phase  phase
-	opened bool // phaseReasoning: the block's opening marker has been consumed
-	seen   bool // a reasoning block has begun (or the prompt held one): a non-re-entering family opens no other
+	phase    phase
+	opened   bool // phaseReasoning: the block's opening marker has been consumed
+	seen     bool // a reasoning block has begun (or the prompt held one): a non-re-entering family opens no other
+	begun    bool // some text or marker of the output has gone by
+	trimming bool // phaseContent: dropping the family's trimContent characters at the start of content
 }
 
 // markerKind says what a marker does.
@@ -38,7 +41,19 @@ type markerKind uint8
 const (
 	kindOpen  markerKind = iota // opens reasoning; dropped
 	kindClose                   // closes reasoning; dropped
+	kindEnd                     // ends reasoning, and is dropped wherever it comes (PLaMo's end of turn)
 	kindTool                    // ends reasoning implicitly; kept, in content, for the tool parser
+	kindDrop                    // dropped wherever it comes (MiniCPM-V's reserved tokens)
+	kinds
+)
+
+// offMode is what a family does when its thinking switch is off.
+type offMode uint8
+
+const (
+	offIdentity    offMode = iota // no reasoning: the identity parser, markers are text
+	offContent                    // start in content; an opening marker still opens the one block
+	offContentSeen                // start in content as if a block had been had: an opener opens one only in a re-entering family
 )
 
 // tagSpec describes a think-tag family. The zero value of each field is the
@@ -47,42 +62,62 @@ type tagSpec struct {
 	name       string   // registered name, for errors
 	open       string   // opening marker; "" when the family has none
 	close      string   // closing marker
+	ends       []string // further markers that end reasoning and are dropped wherever they come
 	tools      []string // tool-call openers that end reasoning and stay in content
+	drops      []string // markers dropped wherever they come
 	boundaries []string // turn markers at which the ID-level end check stops looking back
 
-	startContent bool // a response starts in content, not in reasoning
-	reenter      bool // an opening marker in content starts another reasoning block
-	absorbOpens  bool // every opening marker inside reasoning is dropped, not only the block's first
-	dropCloses   bool // a closing marker in content is dropped, not kept as text
+	startContent     bool   // a response starts in content, not in reasoning
+	reenter          bool   // an opening marker in content starts another reasoning block
+	absorbOpens      bool   // every opening marker inside reasoning is dropped, not only the block's first
+	dropCloses       bool   // a closing marker in content is dropped, not kept as text
+	openAtStart      bool   // the opening marker counts only as the very first bytes of the output
+	dropLeadingClose bool   // starting in content, a closing marker before any text is dropped
+	trimReasoning    bool   // the trailing whitespace of a reasoning block is dropped
+	trimContent      string // characters dropped from the start of content after a closing marker
 
-	thinkingKeys []string // chat_template_kwargs keys of the thinking switch; none: no switch
-	thinkingOff  bool     // the switch's default is off
+	thinking func(reasoning.Config) bool // the thinking switch; nil: none
+	off      offMode                     // what thinking off means
+}
+
+// switchOf returns a thinking switch made of chat_template_kwargs keys read
+// as aliases (on when any is true), with its default when none is set.
+func switchOf(def bool, keys ...string) func(reasoning.Config) bool {
+	return func(c reasoning.Config) bool {
+		if on, set := c.Thinking(keys...); set {
+			return on
+		}
+		return def
+	}
 }
 
 // tagFamily is a tagSpec made ready for parsers: its markers in the order the
 // scanner watches them.
 type tagFamily struct {
 	tagSpec
-	markers []string     // every marker, open first when present
-	kinds   []markerKind // kind of markers[i]
-	bits    [3]uint64    // by kind: the markers of that kind, as a mask
+	markers []string      // every marker, open first when present
+	kinds   []markerKind  // kind of markers[i]
+	bits    [kinds]uint64 // by kind: the markers of that kind, as a mask
+	spaces  string        // whitespace for trimReasoning
 }
 
 // newTagFamily prepares spec. A bad spec is a programming error: it panics.
 func newTagFamily(spec tagSpec) *tagFamily {
-	f := &tagFamily{tagSpec: spec}
-	add := func(s string, k markerKind) {
-		f.bits[k] |= 1 << len(f.markers)
-		f.markers = append(f.markers, s)
-		f.kinds = append(f.kinds, k)
+	f := &tagFamily{tagSpec: spec, spaces: " \t\r\n"}
+	add := func(k markerKind, ss ...string) {
+		for _, s := range ss {
+			f.bits[k] |= 1 << len(f.markers)
+			f.markers = append(f.markers, s)
+			f.kinds = append(f.kinds, k)
+		}
 	}
 	if spec.open != "" {
-		add(spec.open, kindOpen)
+		add(kindOpen, spec.open)
 	}
-	add(spec.close, kindClose)
-	for _, t := range spec.tools {
-		add(t, kindTool)
-	}
+	add(kindClose, spec.close)
+	add(kindEnd, spec.ends...)
+	add(kindTool, spec.tools...)
+	add(kindDrop, spec.drops...)
 	if err := marker.Check(f.markers); err != nil {
 		panic(fmt.Sprintf("parsers: family %q: %v", spec.name, err))
 	}
@@ -91,49 +126,176 @@ func newTagFamily(spec tagSpec) *tagFamily {
 
 // active returns the markers that mean something in state s.
 func (f *tagFamily) active(s tagState) uint64 {
-	var m uint64
+	m := f.bits[kindEnd] | f.bits[kindDrop]
 	switch s.phase {
 	case phaseReasoning:
-		m = f.bits[kindClose] | f.bits[kindTool]
-		if !s.opened || f.absorbOpens {
+		m |= f.bits[kindClose] | f.bits[kindTool]
+		if (!s.opened || f.absorbOpens) && (!f.openAtStart || !s.begun) {
 			m |= f.bits[kindOpen]
 		}
 	case phaseContent:
-		if f.reenter || !s.seen {
+		if (f.reenter || !s.seen) && (!f.openAtStart || !s.begun) {
 			m |= f.bits[kindOpen]
 		}
-		if f.dropCloses {
+		if f.dropCloses || f.dropLeadingClose && !s.seen && !s.begun {
 			m |= f.bits[kindClose]
 		}
 	}
 	return m
 }
 
-// step applies marker k, active in state s. keep reports whether the marker's
-// text is content (a tool-call opener) rather than dropped.
+// step applies marker k, active in state s. keep reports whether the
+// marker's text is content (a tool-call opener) rather than dropped.
 func (f *tagFamily) step(s tagState, k int) (next tagState, keep bool) {
+	next = s
+	next.begun = true
 	switch f.kinds[k] {
 	case kindOpen:
-		return tagState{phase: phaseReasoning, opened: true, seen: true}, false
+		next = tagState{phase: phaseReasoning, opened: true, seen: true, begun: true}
 	case kindClose:
-		return tagState{phase: phaseContent, seen: true}, false
-	default: // kindTool
-		return tagState{phase: phaseContent, seen: true}, true
+		if s.phase == phaseReasoning {
+			next = tagState{phase: phaseContent, seen: true, begun: true, trimming: f.trimContent != ""}
+		}
+	case kindEnd:
+		if s.phase == phaseReasoning {
+			next = tagState{phase: phaseContent, seen: true, begun: true}
+		}
+	case kindTool:
+		next = tagState{phase: phaseContent, seen: true, begun: true}
+		keep = true
+	}
+	return next, keep
+}
+
+// piece is text of the output with its offset, for machines that map text
+// back to tokens.
+type piece struct {
+	s  string
+	at int
+}
+
+// emitter receives a machine's output: text of one section and the offset
+// of its first byte in all the text fed.
+type emitter func(ph phase, s string, at int)
+
+// machine runs a family's markers over text fed piece by piece: the part of
+// a parser that Extract, ExtractStreaming and the ID methods share.
+type machine struct {
+	fam   *tagFamily
+	state tagState
+	sc    marker.Scanner
+	pos   int     // offset of the next byte the scanner returns
+	ws    []piece // trailing reasoning whitespace held back (trimReasoning)
+}
+
+func (m *machine) reset(f *tagFamily, s tagState) {
+	m.fam, m.state, m.pos, m.ws = f, s, 0, m.ws[:0]
+	m.sc.Reset(f.markers)
+	m.sc.SetActive(f.active(s))
+}
+
+// feed runs text through the machine. accept says whether a marker found at
+// offset at counts (IDs beat text); out receives the text.
+func (m *machine) feed(text string, accept func(k, at int) bool, out emitter) {
+	m.sc.Feed(text)
+	for {
+		held, before, k := m.sc.Next()
+		m.text(held, out)
+		m.text(before, out)
+		if k < 0 {
+			return
+		}
+		mk := m.fam.markers[k]
+		at := m.pos
+		m.pos += len(mk)
+		// Text just emitted may have made the marker mean nothing (a
+		// marker that counts only at the start), and IDs may deny it.
+		if m.fam.active(m.state)&(1<<k) == 0 || !accept(k, at) {
+			m.begin()
+			m.emit(mk, at, out)
+			continue
+		}
+		next, keep := m.fam.step(m.state, k)
+		if next.phase != m.state.phase {
+			m.ws = m.ws[:0] // reasoning ended: its trailing whitespace goes
+		}
+		if keep {
+			out(phaseContent, mk, at)
+		}
+		m.state = next
+		m.sc.SetActive(m.fam.active(next))
+	}
+}
+
+// finish ends the text: held text goes to the section it belongs to, held
+// trailing whitespace of reasoning is dropped.
+func (m *machine) finish(out emitter) {
+	m.text(m.sc.Flush(), out)
+	m.ws = m.ws[:0]
+}
+
+// text emits s, the next bytes of the output.
+func (m *machine) text(s string, out emitter) {
+	if s == "" {
+		return
+	}
+	at := m.pos
+	m.pos += len(s)
+	m.begin()
+	m.emit(s, at, out)
+}
+
+// begin notes that the output has begun, which may change what counts.
+func (m *machine) begin() {
+	if !m.state.begun {
+		m.state.begun = true
+		m.sc.SetActive(m.fam.active(m.state))
+	}
+}
+
+// emit sends s to the current section, applying the family's whitespace
+// rules: trailing whitespace of reasoning waits until more reasoning comes
+// (and is dropped when the block ends); leading trimContent characters of
+// content are dropped.
+func (m *machine) emit(s string, at int, out emitter) {
+	switch {
+	case m.state.phase == phaseReasoning && m.fam.trimReasoning:
+		body := strings.TrimRight(s, m.fam.spaces)
+		if body == "" {
+			m.ws = append(m.ws, piece{s, at})
+			return
+		}
+		for _, w := range m.ws {
+			out(phaseReasoning, w.s, w.at)
+		}
+		m.ws = m.ws[:0]
+		out(phaseReasoning, body, at)
+		if len(body) < len(s) {
+			m.ws = append(m.ws, piece{s[len(body):], at + len(body)})
+		}
+	case m.state.phase == phaseContent && m.state.trimming:
+		t := strings.TrimLeft(s, m.fam.trimContent)
+		if t == "" {
+			return
+		}
+		m.state.trimming = false
+		out(phaseContent, t, at+len(s)-len(t))
+	default:
+		out(m.state.phase, s, at)
 	}
 }
 
 // thinkTag is one response's parser of a think-tag family.
 type thinkTag struct {
-	fam    *tagFamily
-	start  tagState // where the response starts
-	state  tagState
-	sc     marker.Scanner
+	m     machine
+	start tagState // where the response starts
+
 	seqs   [][]int             // by marker: its token IDs; nil entries without a tokenizer
 	bounds [][]int             // the boundary markers' IDs that resolved to one token
 	tok    tokenizer.Tokenizer // nil: text only; the ID methods see no marker
-	// textIDs says that some marker is several tokens in this vocabulary:
-	// the ID methods then find markers in the tokens' decoded text, since
-	// a marker's tokens change with the text around it.
+	// textIDs says that the ID methods work on the tokens' decoded text:
+	// some marker is several tokens in this vocabulary (its tokens change
+	// with the text around it), or the family drops whitespace.
 	textIDs bool
 
 	// IDs beat text (spec policy 5): once deltas carry IDs, a single-token
@@ -144,11 +306,14 @@ type thinkTag struct {
 	finished bool
 }
 
+func (p *thinkTag) fam() *tagFamily { return p.m.fam }
+
 // newParser builds a parser of family f. With the thinking switch off (and
-// neither the prompt nor WithForceReasoning opening reasoning) the response
-// has no reasoning at all and the identity parser is returned.
+// neither the prompt nor WithForceReasoning opening reasoning) a family whose
+// off mode is offIdentity has no reasoning at all, and the identity parser
+// is returned.
 func (f *tagFamily) newParser(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
-	p := &thinkTag{fam: f, seqs: make([][]int, len(f.markers)), single: make([]int, len(f.markers))}
+	p := &thinkTag{seqs: make([][]int, len(f.markers)), single: make([]int, len(f.markers)), tok: tok}
 	delims := make([]tokenizer.Delimiter, len(f.markers))
 	for i, text := range f.markers {
 		d, err := tokenizer.Resolve(tok, text)
@@ -162,21 +327,21 @@ func (f *tagFamily) newParser(tok tokenizer.Tokenizer, cfg reasoning.Config) (re
 			p.textIDs = true
 		}
 	}
-	p.tok = tok
+	if tok != nil && (f.trimReasoning || f.trimContent != "") {
+		p.textIDs = true // tokens of dropped whitespace belong to no section
+	}
 	for _, b := range f.boundaries {
 		// Boundaries only narrow the end check; a vocabulary without them is fine.
 		if d, err := tokenizer.Resolve(tok, b); err == nil && d.Single() {
 			p.bounds = append(p.bounds, d.IDs)
 		}
 	}
-
 	start, ok := f.startState(tok, cfg, delims)
 	if !ok {
 		return newIdentity(), nil
 	}
-	p.start, p.state = start, start
-	p.sc.Reset(f.markers)
-	p.sc.SetActive(f.active(start))
+	p.start = start
+	p.m.reset(f, start)
 	return p, nil
 }
 
@@ -206,13 +371,14 @@ func (f *tagFamily) startState(tok tokenizer.Tokenizer, cfg reasoning.Config, de
 	if force == nil && fromPrompt && prompt == phaseReasoning {
 		return tagState{phase: phaseReasoning, seen: true}, true
 	}
-	if len(f.thinkingKeys) > 0 {
-		on, set := cfg.Thinking(f.thinkingKeys...)
-		if !set {
-			on = !f.thinkingOff
-		}
-		if !on {
+	if f.thinking != nil && !f.thinking(cfg) {
+		switch f.off {
+		case offIdentity:
 			return tagState{}, false
+		case offContent:
+			return tagState{phase: phaseContent}, true
+		default:
+			return tagState{phase: phaseContent, seen: true}, true
 		}
 	}
 	switch {
@@ -263,11 +429,13 @@ func (f *tagFamily) fromPrompt(tok tokenizer.Tokenizer, cfg reasoning.Config, de
 }
 
 func (p *thinkTag) Extract(output string) reasoning.Message {
-	q := thinkTag{fam: p.fam, start: p.start, state: p.start}
-	q.sc.Reset(p.fam.markers)
-	q.sc.SetActive(p.fam.active(p.start))
-	m := q.run(output)
-	return join(m, q.Finish())
+	var m machine
+	m.reset(p.fam(), p.start)
+	var r, c pieces
+	out := func(ph phase, s string, _ int) { r.addTo(&c, ph, s) }
+	m.feed(output, func(int, int) bool { return true }, out)
+	m.finish(out)
+	return reasoning.Message{Reasoning: r.String(), Content: c.String()}
 }
 
 func (p *thinkTag) ExtractStreaming(d reasoning.Delta) reasoning.Message {
@@ -278,7 +446,19 @@ func (p *thinkTag) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 		p.idMode = true
 		p.see(d.IDs)
 	}
-	return p.run(d.Text)
+	var r, c pieces
+	p.m.feed(d.Text, p.backed, func(ph phase, s string, _ int) { r.addTo(&c, ph, s) })
+	return reasoning.Message{Reasoning: r.String(), Content: c.String()}
+}
+
+func (p *thinkTag) Finish() reasoning.Message {
+	if p.finished {
+		return reasoning.Message{}
+	}
+	p.finished = true
+	var r, c pieces
+	p.m.finish(func(ph phase, s string, _ int) { r.addTo(&c, ph, s) })
+	return reasoning.Message{Reasoning: r.String(), Content: c.String()}
 }
 
 // see counts the single-token markers among ids.
@@ -294,7 +474,7 @@ func (p *thinkTag) see(ids []int) {
 
 // backed reports whether a marker found in text is a marker: always with
 // text alone, and with IDs only when its ID has arrived.
-func (p *thinkTag) backed(k int) bool {
+func (p *thinkTag) backed(k, _ int) bool {
 	if !p.idMode || p.single[k] < 0 {
 		return true
 	}
@@ -303,47 +483,6 @@ func (p *thinkTag) backed(k int) bool {
 		return true
 	}
 	return false
-}
-
-// run feeds text through the machine.
-func (p *thinkTag) run(text string) reasoning.Message {
-	var r, c pieces
-	p.sc.Feed(text)
-	for {
-		held, before, k := p.sc.Next()
-		out := &c
-		if p.state.phase == phaseReasoning {
-			out = &r
-		}
-		out.add(held)
-		out.add(before)
-		if k < 0 {
-			break
-		}
-		if !p.backed(k) {
-			out.add(p.fam.markers[k])
-			continue
-		}
-		next, keep := p.fam.step(p.state, k)
-		if keep {
-			c.add(p.fam.markers[k])
-		}
-		p.state = next
-		p.sc.SetActive(p.fam.active(next))
-	}
-	return reasoning.Message{Reasoning: r.String(), Content: c.String()}
-}
-
-func (p *thinkTag) Finish() reasoning.Message {
-	if p.finished {
-		return reasoning.Message{}
-	}
-	p.finished = true
-	held := p.sc.Flush()
-	if p.state.phase == phaseReasoning {
-		return reasoning.Message{Reasoning: held}
-	}
-	return reasoning.Message{Content: held}
 }
 
 // pieces gathers the text one call emits for one section, copying only when
@@ -363,6 +502,15 @@ func (p *pieces) add(s string) {
 		p.n++
 	default:
 		p.more = append(p.more, s)
+	}
+}
+
+// addTo adds s to r (p) when ph is reasoning, else to c.
+func (p *pieces) addTo(c *pieces, ph phase, s string) {
+	if ph == phaseReasoning {
+		p.add(s)
+	} else {
+		c.add(s)
 	}
 }
 
@@ -389,11 +537,6 @@ func (p *pieces) String() string {
 		b.WriteString(s)
 	}
 	return b.String()
-}
-
-// join concatenates two messages section by section.
-func join(a, b reasoning.Message) reasoning.Message {
-	return reasoning.Message{Reasoning: a.Reasoning + b.Reasoning, Content: a.Content + b.Content}
 }
 
 var deepseekR1Family = newTagFamily(tagSpec{

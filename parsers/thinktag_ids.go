@@ -45,7 +45,7 @@ func (p *thinkTag) endAfter(ids []int, from int) bool {
 	case noEvent, boundaryEvent:
 		return startsInContent
 	default:
-		return p.fam.kinds[k] != kindOpen
+		return p.fam().kinds[k] != kindOpen
 	}
 }
 
@@ -70,13 +70,13 @@ func (p *thinkTag) lastEvent(ids []int, from int) int {
 	return last
 }
 
-func (p *thinkTag) allMarkers() uint64 { return 1<<len(p.fam.markers) - 1 }
+func (p *thinkTag) allMarkers() uint64 { return 1<<len(p.fam().markers) - 1 }
 
 func allOf[T any](s []T) uint64 { return 1<<len(s) - 1 }
 
 func (p *thinkTag) longestMarker() int {
 	n := 0
-	for _, m := range p.fam.markers {
+	for _, m := range p.fam().markers {
 		n = max(n, len(m))
 	}
 	return n
@@ -98,13 +98,13 @@ func (p *thinkTag) ExtractContentIDs(ids []int) []int {
 		from = b + 1
 	}
 	if !p.textIDs {
-		if o, k := marker.LastIndexAny(ids, p.seqs, p.fam.bits[kindOpen], from); k >= 0 {
+		if o, k := marker.LastIndexAny(ids, p.seqs, p.fam().bits[kindOpen], from); k >= 0 {
 			from, state = o+len(p.seqs[k]), tagState{phase: phaseReasoning, opened: true, seen: true}
 		}
 	} else {
 		open := -1
 		p.events(ids, from, func(k, start, _ int) {
-			if p.fam.kinds[k] == kindOpen {
+			if p.fam().kinds[k] == kindOpen {
 				open = start
 			}
 		})
@@ -146,14 +146,16 @@ func (p *thinkTag) walk(ids []int, s tagState, visit func(id int, ph phase)) {
 		p.walkText(ids, s, visit)
 		return
 	}
+	f := p.fam()
 	for i := 0; i < len(ids); {
-		k := marker.MatchAt(ids, i, p.seqs, p.fam.active(s))
+		k := marker.MatchAt(ids, i, p.seqs, f.active(s))
 		if k < 0 {
 			visit(ids[i], s.phase)
+			s.begun = true
 			i++
 			continue
 		}
-		next, keep := p.fam.step(s, k)
+		next, keep := f.step(s, k)
 		if keep {
 			for _, id := range p.seqs[k] {
 				visit(id, phaseContent)
@@ -202,7 +204,7 @@ func (t *tokenText) tokens(a, b int) (first, last int) {
 func (p *thinkTag) events(ids []int, from int, fn func(k, start, end int)) {
 	t := tokenText{p: p, ids: ids[from:]}
 	var sc marker.Scanner
-	sc.Reset(p.fam.markers)
+	sc.Reset(p.fam().markers)
 	at := 0 // bytes of text consumed so far
 	for i := range t.ids {
 		if isBoundary(t.ids[i], p.bounds) {
@@ -215,8 +217,8 @@ func (p *thinkTag) events(ids []int, from int, fn func(k, start, end int)) {
 			if k < 0 {
 				break
 			}
-			first, last := t.tokens(at, at+len(p.fam.markers[k]))
-			at += len(p.fam.markers[k])
+			first, last := t.tokens(at, at+len(p.fam().markers[k]))
+			at += len(p.fam().markers[k])
 			if p.single[k] >= 0 && (first != last || t.ids[last] != p.single[k]) {
 				continue // the marker's characters, typed as other tokens
 			}
@@ -234,50 +236,30 @@ func isBoundary(id int, bounds [][]int) bool {
 	return false
 }
 
-// walkText is walk for a vocabulary in which some marker is several tokens:
-// the machine runs on the tokens' decoded text, as ExtractStreaming does,
-// and each byte's section is credited to the token it came from.
+// walkText is walk on the tokens' decoded text: the machine runs as
+// ExtractStreaming runs it, and each byte's section is credited to the token
+// it came from.
 func (p *thinkTag) walkText(ids []int, s tagState, visit func(id int, ph phase)) {
 	t := tokenText{p: p, ids: ids}
-	var sc marker.Scanner
-	sc.Reset(p.fam.markers)
-	sc.SetActive(p.fam.active(s))
+	var m machine
+	m.reset(p.fam(), s)
 	done := [2]int{-1, -1} // by phase: the last token visited for it
-	credit := func(a, b int, ph phase) {
-		if a >= b {
-			return
-		}
-		first, last := t.tokens(a, b)
+	out := func(ph phase, text string, at int) {
+		first, last := t.tokens(at, at+len(text))
 		for i := max(first, done[ph]+1); i <= last; i++ {
 			visit(ids[i], ph)
 		}
 		done[ph] = max(done[ph], last)
 	}
-	at := 0
-	for i := range ids {
-		sc.Feed(t.feed(i))
-		for {
-			held, before, k := sc.Next()
-			credit(at, at+len(held)+len(before), s.phase)
-			at += len(held) + len(before)
-			if k < 0 {
-				break
-			}
-			n := len(p.fam.markers[k])
-			first, last := t.tokens(at, at+n)
-			if p.single[k] >= 0 && (first != last || ids[last] != p.single[k]) {
-				credit(at, at+n, s.phase) // typed as other tokens: text
-				at += n
-				continue
-			}
-			next, keep := p.fam.step(s, k)
-			if keep {
-				credit(at, at+n, phaseContent)
-			}
-			at += n
-			s = next
-			sc.SetActive(p.fam.active(s))
+	accept := func(k, at int) bool {
+		if p.single[k] < 0 {
+			return true
 		}
+		first, last := t.tokens(at, at+len(p.fam().markers[k]))
+		return first == last && ids[last] == p.single[k] // else its characters, typed as other tokens
 	}
-	credit(at, at+len(sc.Flush()), s.phase)
+	for i := range ids {
+		m.feed(t.feed(i), accept, out)
+	}
+	m.finish(out)
 }
