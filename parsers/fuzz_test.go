@@ -15,10 +15,35 @@ import (
 
 const casesDir = "../testdata/cases"
 
-func FuzzBasic(f *testing.F)      { conformance.Fuzz(f, "basic", casesDir) }
-func FuzzDeepSeekR1(f *testing.F) { conformance.Fuzz(f, "deepseek_r1", casesDir) }
-func FuzzIdentity(f *testing.F)   { conformance.Fuzz(f, "identity", casesDir) }
-func FuzzQwen3(f *testing.F)      { conformance.Fuzz(f, "qwen3", casesDir) }
+func FuzzBasic(f *testing.F)                { conformance.Fuzz(f, "basic", casesDir) }
+func FuzzDeepSeekR1(f *testing.F)           { conformance.Fuzz(f, "deepseek_r1", casesDir) }
+func FuzzDeepSeekV3(f *testing.F)           { conformance.Fuzz(f, "deepseek_v3", casesDir) }
+func FuzzDeepSeekV4(f *testing.F)           { conformance.Fuzz(f, "deepseek_v4", casesDir) }
+func FuzzDeepSeekV41(f *testing.F)          { conformance.Fuzz(f, "deepseek_v41", casesDir) }
+func FuzzErnie45(f *testing.F)              { conformance.Fuzz(f, "ernie45", casesDir) }
+func FuzzGLM45(f *testing.F)                { conformance.Fuzz(f, "glm45", casesDir) }
+func FuzzGLM47(f *testing.F)                { conformance.Fuzz(f, "glm47", casesDir) }
+func FuzzGraniteThinking(f *testing.F)      { conformance.Fuzz(f, "granite_thinking_parser", casesDir) }
+func FuzzHolo2(f *testing.F)                { conformance.Fuzz(f, "holo2", casesDir) }
+func FuzzIdentity(f *testing.F)             { conformance.Fuzz(f, "identity", casesDir) }
+func FuzzInternS1(f *testing.F)             { conformance.Fuzz(f, "interns1", casesDir) }
+func FuzzLing3(f *testing.F)                { conformance.Fuzz(f, "ling3", casesDir) }
+func FuzzMiMo(f *testing.F)                 { conformance.Fuzz(f, "mimo", casesDir) }
+func FuzzMiniCPMV(f *testing.F)             { conformance.Fuzz(f, "minicpmv", casesDir) }
+func FuzzMiniMaxAppendThink(f *testing.F)   { conformance.Fuzz(f, "minimax_append_think", casesDir) }
+func FuzzMiniMaxM2(f *testing.F)            { conformance.Fuzz(f, "minimax_m2", casesDir) }
+func FuzzMiniMaxM2AppendThink(f *testing.F) { conformance.Fuzz(f, "minimax_m2_append_think", casesDir) }
+func FuzzMiniMaxM3(f *testing.F)            { conformance.Fuzz(f, "minimax_m3", casesDir) }
+func FuzzNemotronDeci(f *testing.F)         { conformance.Fuzz(f, "nemotron_deci", casesDir) }
+func FuzzNemotronV3(f *testing.F)           { conformance.Fuzz(f, "nemotron_v3", casesDir) }
+func FuzzOlmo3(f *testing.F)                { conformance.Fuzz(f, "olmo3", casesDir) }
+func FuzzPlamo3(f *testing.F)               { conformance.Fuzz(f, "plamo3", casesDir) }
+func FuzzPoolsideV1(f *testing.F)           { conformance.Fuzz(f, "poolside_v1", casesDir) }
+func FuzzQwen3(f *testing.F)                { conformance.Fuzz(f, "qwen3", casesDir) }
+func FuzzQwen3Thinking(f *testing.F)        { conformance.Fuzz(f, "qwen3_thinking", casesDir) }
+func FuzzSeedOSS(f *testing.F)              { conformance.Fuzz(f, "seed_oss", casesDir) }
+func FuzzStep3(f *testing.F)                { conformance.Fuzz(f, "step3", casesDir) }
+func FuzzStep3p5(f *testing.F)              { conformance.Fuzz(f, "step3p5", casesDir) }
 
 // TestFuzzTargets fails for a registered name without a fuzz target in this
 // file, so that a new family cannot be added without one.

@@ -53,3 +53,85 @@ var qwen3Family = newTagFamily(tagSpec{
 func newQwen3(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	return qwen3Family.newParser(tok, cfg)
 }
+
+var mimoFamily = newTagFamily(tagSpec{
+	name:        "mimo",
+	open:        thinkOpen,
+	close:       thinkClose,
+	tools:       []string{qwenToolCall},
+	boundaries:  []string{chatMLStart, chatMLEnd},
+	absorbOpens: true,
+	dropCloses:  true,
+	thinking:    switchOf(true, "enable_thinking"),
+})
+
+// newMiMo builds the "mimo" parser (vLLM's MiMo engine parser, the Qwen3
+// grammar).
+//
+// Markers, starts in, thinking switch, truncation, repeats, streaming: as
+// qwen3. MiMo differs from Qwen3 only in how its tool parser trims parameter
+// values.
+// Upstream: spec vllm-thinktag §11. SGLang's "mimo" is its Qwen3 detector
+// needing enable_thinking=True; vLLM's wins (spec policy 1).
+func newMiMo(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
+	return mimoFamily.newParser(tok, cfg)
+}
+
+var qwen3ThinkingFamily = newTagFamily(tagSpec{
+	name:     "qwen3_thinking",
+	open:     thinkOpen,
+	close:    thinkClose,
+	tools:    []string{qwenToolCall},
+	thinking: switchOf(true, "enable_thinking"),
+})
+
+// newQwen3Thinking builds the "qwen3_thinking" parser (SGLang's
+// "qwen3-thinking": its Qwen3 detector with force_reasoning on, for the
+// Qwen3 thinking-only models).
+//
+// Markers: <think> and </think>; <tool_call> ends reasoning and stays in
+// content.
+// Starts in: reasoning; the first <think> is dropped wherever it comes and
+// text before it is reasoning.
+// Thinking switch: enable_thinking, default true (SGLang reads it before
+// calling the detector); off: everything is content.
+// Truncation: an unclosed block is reasoning.
+// Repeats: after the first </think> everything is content, verbatim.
+// Streaming: holds back fewer bytes than the longest marker, only while they
+// may start one, where SGLang holds only a buffer that is wholly a marker
+// prefix and so misses a marker cut after other text.
+// Upstream: spec peers §2.1, SGLang reasoning_parser.py (Qwen3Detector;
+// <tool_call> as its tool_start_token from 0.5.18).
+func newQwen3Thinking(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
+	return qwen3ThinkingFamily.newParser(tok, cfg)
+}
+
+var internS1Family = newTagFamily(tagSpec{
+	name:         "interns1",
+	open:         thinkOpen,
+	close:        thinkClose,
+	tools:        []string{qwenToolCall},
+	startContent: true,
+	thinking:     switchOf(true, "enable_thinking"),
+})
+
+// newInternS1 builds the "interns1" parser (SGLang's "interns1": its Qwen3
+// detector with force_reasoning off).
+//
+// Markers: <think> and </think>; <tool_call> inside reasoning ends it and
+// stays in content.
+// Starts in: content; the first <think> opens the one block, text before it
+// is content.
+// Thinking switch: enable_thinking, default true; off: everything is
+// content.
+// Truncation: an unclosed block is reasoning.
+// Repeats: after the block everything is content, verbatim.
+// Streaming: holds back fewer bytes than the longest marker, only while they
+// may start one.
+// Upstream: spec peers §2.1, SGLang reasoning_parser.py. SGLang's one-shot
+// path makes text before a <think> that is not at the start reasoning and
+// keeps the tag, while its streaming path makes that text content; we follow
+// streaming (spec policy 2).
+func newInternS1(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
+	return internS1Family.newParser(tok, cfg)
+}

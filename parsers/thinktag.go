@@ -68,6 +68,7 @@ type tagSpec struct {
 	boundaries []string // turn markers at which the ID-level end check stops looking back
 
 	startContent     bool   // a response starts in content, not in reasoning
+	startOpened      bool   // a response that starts in reasoning has had its opener: a leading one is text
 	reenter          bool   // an opening marker in content starts another reasoning block
 	absorbOpens      bool   // every opening marker inside reasoning is dropped, not only the block's first
 	dropCloses       bool   // a closing marker in content is dropped, not kept as text
@@ -89,6 +90,13 @@ func switchOf(def bool, keys ...string) func(reasoning.Config) bool {
 		}
 		return def
 	}
+}
+
+// renamed returns spec under another name, for a second registered name of
+// the same behaviour.
+func renamed(spec tagSpec, name string) tagSpec {
+	spec.name = name
+	return spec
 }
 
 // tagFamily is a tagSpec made ready for parsers: its markers in the order the
@@ -387,7 +395,7 @@ func (f *tagFamily) startState(tok tokenizer.Tokenizer, cfg reasoning.Config, de
 	case fromPrompt:
 		return tagState{phase: phaseContent, seen: true}, true
 	}
-	return tagState{phase: phaseReasoning, seen: true}, true
+	return tagState{phase: phaseReasoning, seen: true, opened: f.startOpened}, true
 }
 
 // fromPrompt applies spec policy 4: it reports the phase a prompt leaves
@@ -608,5 +616,25 @@ func newBasic(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, 
 
 // entry describes the family for the registry-wide tests.
 func (f *tagFamily) entry() catalog.Entry {
-	return catalog.Entry{Markers: f.markers, Boundaries: f.boundaries}
+	return catalog.Entry{Markers: f.markers, Boundaries: f.boundaries, StripsSpace: f.trimReasoning || f.trimContent != ""}
+}
+
+var nemotronDeciFamily = newTagFamily(tagSpec{
+	name:         "nemotron_deci",
+	open:         thinkOpen,
+	close:        thinkClose,
+	startContent: true,
+	reenter:      true,
+	dropCloses:   true,
+})
+
+// newNemotronDeci builds the "nemotron_deci" parser (Dynamo's
+// ReasoningParserType::NemotronDeci, which is BasicReasoningParser with
+// force_reasoning off: the same behaviour as "basic", under its own name).
+//
+// Markers, starts in, thinking switch, truncation, repeats, streaming: as
+// "basic". Upstream: Dynamo lib/parsers/src/reasoning/mod.rs; Dynamo's
+// glm45 maps to the same type, but vLLM's glm45 wins (spec policy 1).
+func newNemotronDeci(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
+	return nemotronDeciFamily.newParser(tok, cfg)
 }

@@ -54,7 +54,8 @@ func (p *thinkTag) endAfter(ids []int, from int) bool {
 func (p *thinkTag) lastEvent(ids []int, from int) int {
 	if !p.textIDs {
 		pos, k := marker.LastIndexAny(ids, p.seqs, p.allMarkers(), from)
-		if b, _ := marker.LastIndexAny(ids, p.bounds, allOf(p.bounds), from); b > pos {
+		// A boundary that is also a marker (PLaMo's end of turn) scopes.
+		if b, _ := marker.LastIndexAny(ids, p.bounds, allOf(p.bounds), from); b >= 0 && b >= pos {
 			return boundaryEvent
 		}
 		return k
@@ -104,7 +105,7 @@ func (p *thinkTag) ExtractContentIDs(ids []int) []int {
 	} else {
 		open := -1
 		p.events(ids, from, func(k, start, _ int) {
-			if p.fam().kinds[k] == kindOpen {
+			if k >= 0 && p.fam().kinds[k] == kindOpen {
 				open = start
 			}
 		})
@@ -207,9 +208,6 @@ func (p *thinkTag) events(ids []int, from int, fn func(k, start, end int)) {
 	sc.Reset(p.fam().markers)
 	at := 0 // bytes of text consumed so far
 	for i := range t.ids {
-		if isBoundary(t.ids[i], p.bounds) {
-			fn(boundaryEvent, from+i, from+i+1)
-		}
 		sc.Feed(t.feed(i))
 		for {
 			held, before, k := sc.Next()
@@ -223,6 +221,11 @@ func (p *thinkTag) events(ids []int, from int, fn func(k, start, end int)) {
 				continue // the marker's characters, typed as other tokens
 			}
 			fn(k, from+first, from+last+1)
+		}
+		// After the markers its text makes: a boundary that is also a
+		// marker (PLaMo's end of turn) scopes.
+		if isBoundary(t.ids[i], p.bounds) {
+			fn(boundaryEvent, from+i, from+i+1)
 		}
 	}
 }

@@ -15,6 +15,7 @@ type Entry struct {
 	Markers     []string // every marker the family recognises, in text
 	Boundaries  []string // turn markers at which the ID-level end check stops (single tokens only)
 	StripsSpace bool     // the family drops some whitespace next to its markers
+	Prefix      string   // text the family puts before the content (minimax_m2_append_think's "<think>")
 }
 
 var (

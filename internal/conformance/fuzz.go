@@ -33,7 +33,7 @@ func Fuzz(f *testing.F, name, casesDir string) {
 		f.Add(out, uint64(i), i%3 == 0)
 	}
 	tok := ToyVocab(markers)
-	bytes := ToyVocab(nil)
+	bytes := ToyVocab(e.Boundaries)
 	sets := Settings(markers)
 	f.Fuzz(func(t *testing.T, out string, chunkSeed uint64, thinkingOff bool) {
 		set := sets[chunkSeed%uint64(len(sets))]

@@ -1,0 +1,162 @@
+package parsers
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/reasoning-go/reasoning"
+	"github.com/reasoning-go/reasoning/tokenizer"
+)
+
+// DeepSeek's markers besides <think> and </think>. The bars are U+FF5C
+// FULLWIDTH VERTICAL LINE.
+const (
+	dsmlToolCalls    = "<｜DSML｜tool_calls>" // V4: ends reasoning implicitly; kept in content
+	dsmlToolCallsV41 = "<｜DSML｜ calls>"     // V4.1's spaced form
+	poolsideTurn     = "<assistant>"        // Poolside: start of the assistant turn
+)
+
+var deepseekV3Family = newTagFamily(tagSpec{
+	name:     "deepseek_v3",
+	open:     thinkOpen,
+	close:    thinkClose,
+	thinking: switchOf(false, "thinking", "enable_thinking"),
+})
+
+// newDeepSeekV3 builds the "deepseek_v3" parser (vLLM
+// DeepSeekV3ReasoningParser): deepseek_r1 when thinking is on, identity when
+// it is off.
+//
+// Markers: <think> and </think> (thinking on).
+// Starts in: reasoning with thinking on, as deepseek_r1; content otherwise.
+// Thinking switch: chat_template_kwargs "thinking" or "enable_thinking"
+// (either true turns it on), default off: the whole output is content,
+// untouched, and the end check is always true.
+// Truncation, repeats, streaming: as deepseek_r1 (thinking on).
+// Upstream: spec vllm-thinktag §6. CountReasoningTokens follows the parser
+// chosen (the newest test; [frontend] returned 0). SGLang's "deepseek-v3" is
+// its Qwen3 detector needing thinking=True; vLLM's wins (spec policy 1).
+// vLLM's rewrite of json_schema requests into a structural tag is request
+// handling, out of a parser's reach.
+func newDeepSeekV3(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
+	return deepseekV3Family.newParser(tok, cfg)
+}
+
+var holo2Family = newTagFamily(tagSpec{
+	name:     "holo2",
+	open:     thinkOpen,
+	close:    thinkClose,
+	thinking: switchOf(true, "thinking", "enable_thinking"),
+})
+
+// newHolo2 builds the "holo2" parser (vLLM
+// DeepSeekV3ReasoningWithThinkingParser): deepseek_v3 with thinking on by
+// default.
+//
+// Markers, starts in, truncation, repeats, streaming: as deepseek_v3.
+// Thinking switch: "thinking" or "enable_thinking", default on when neither
+// is present; an explicit false of either (the other absent) turns it off:
+// the whole output is content, untouched.
+// Upstream: spec vllm-thinktag §7.
+func newHolo2(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
+	return holo2Family.newParser(tok, cfg)
+}
+
+var poolsideFamily = newTagFamily(tagSpec{
+	name:       "poolside_v1",
+	open:       thinkOpen,
+	close:      thinkClose,
+	boundaries: []string{poolsideTurn},
+	thinking:   switchOf(false, "thinking", "enable_thinking"),
+})
+
+// newPoolsideV1 builds the "poolside_v1" parser (vLLM
+// PoolsideV1ReasoningParser): deepseek_v3 whose end check stops at the start
+// of the assistant turn, so that a </think> of an earlier turn or a few-shot
+// example in the prompt does not count.
+//
+// Markers: <think> and </think>; <assistant> scopes the end check and must
+// be one token of the vocabulary (New fails otherwise, as vLLM does).
+// Starts in, thinking switch, truncation, repeats, streaming: as deepseek_v3.
+// Upstream: spec vllm-thinktag §8. SGLang's poolside_v1 is its Qwen3
+// detector needing enable_thinking=True; vLLM's wins (spec policy 1).
+func newPoolsideV1(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
+	if tok != nil {
+		if _, ok := tok.TokenID(poolsideTurn); !ok {
+			return nil, fmt.Errorf("delimiter %q: %w: poolside_v1 scopes its end check with it, so it must be one token of the vocabulary",
+				poolsideTurn, tokenizer.ErrUnencodable)
+		}
+	}
+	return poolsideFamily.newParser(tok, cfg)
+}
+
+// deepseekV4Thinking is V4's switch: "thinking" or "enable_thinking", on
+// when neither is present; reasoning_effort "none" turns it off.
+func deepseekV4Thinking(c reasoning.Config) bool {
+	if v, ok := c.Kwarg("reasoning_effort"); ok {
+		if s, _ := v.(string); strings.EqualFold(strings.TrimSpace(s), "none") {
+			return false
+		}
+	}
+	return switchOf(true, "thinking", "enable_thinking")(c)
+}
+
+var deepseekV4Family = newTagFamily(tagSpec{
+	name:          "deepseek_v4",
+	open:          thinkOpen,
+	close:         thinkClose,
+	tools:         []string{dsmlToolCalls},
+	reenter:       true,
+	absorbOpens:   true,
+	dropCloses:    true,
+	trimReasoning: true,
+	thinking:      deepseekV4Thinking,
+	off:           offContent,
+})
+
+// newDeepSeekV4 builds the "deepseek_v4" parser (vLLM's DeepSeek V4 engine
+// parser).
+//
+// Markers: <think> and </think>; the DSML tool block opener
+// <｜DSML｜tool_calls> ends reasoning and stays in content.
+// Starts in: reasoning with thinking on; content with thinking off, where an
+// explicit <think> still opens a block.
+// Thinking switch: chat_template_kwargs "thinking" or "enable_thinking", on
+// when neither is present; reasoning_effort "none" turns it off.
+// Truncation: an unclosed block is reasoning.
+// Repeats: every <think> in content opens another block; every <think> in
+// reasoning and every stray </think> in content is dropped.
+// Streaming: the trailing whitespace of a block is held until more reasoning
+// comes and dropped when the block ends.
+// Upstream: spec vllm-thinktag §17.1 (engine). The legacy delegator (identity
+// when off) honoured the DSML end in streaming only (B12); the engine's
+// default flipped between versions, we take the newest (on). Dynamo's and
+// SGLang's deepseek_v4 differ (SGLang: its Qwen3 detector needing
+// thinking=True); vLLM's wins (spec policy 1).
+func newDeepSeekV4(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
+	return deepseekV4Family.newParser(tok, cfg)
+}
+
+var deepseekV41Family = newTagFamily(tagSpec{
+	name:          "deepseek_v41",
+	open:          thinkOpen,
+	close:         thinkClose,
+	tools:         []string{dsmlToolCallsV41},
+	reenter:       true,
+	absorbOpens:   true,
+	dropCloses:    true,
+	trimReasoning: true,
+	thinking:      deepseekV4Thinking,
+	off:           offContent,
+})
+
+// newDeepSeekV41 builds the "deepseek_v41" parser (vLLM's DeepSeek V4.1
+// engine parser): deepseek_v4 with the spaced DSML opener <｜DSML｜ calls>.
+//
+// Markers: <think>, </think>, and <｜DSML｜ calls>, which ends reasoning and
+// stays in content. Starts in, thinking switch, truncation, repeats,
+// streaming: as deepseek_v4.
+// Upstream: spec vllm-thinktag §18.
+func newDeepSeekV41(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
+	return deepseekV41Family.newParser(tok, cfg)
+}

@@ -1,0 +1,43 @@
+package parsers
+
+import (
+	"github.com/reasoning-go/reasoning"
+	"github.com/reasoning-go/reasoning/tokenizer"
+)
+
+// ERNIE 4.5 wraps its answer in these after the reasoning.
+const (
+	ernieResponseOpen  = "<response>"
+	ernieResponseClose = "</response>"
+)
+
+var ernie45Family = newTagFamily(tagSpec{
+	name:        "ernie45",
+	open:        thinkOpen,
+	close:       thinkClose,
+	drops:       []string{ernieResponseOpen, ernieResponseClose},
+	trimContent: "\n",
+})
+
+// newErnie45 builds the "ernie45" parser (vLLM Ernie45ReasoningParser).
+//
+// Markers: <think> and </think>; <response> and </response> around the
+// answer are dropped. The model writes "abc\n</think>\n\n<response>\ndef\n</response>\n"
+// or "abc\n</think>\ndef".
+// Starts in: reasoning, as deepseek_r1: the block's first <think> is
+// dropped wherever it comes and text before it is reasoning.
+// Thinking switch: none.
+// Truncation: an output that never closes reasoning is all reasoning.
+// Repeats: as deepseek_r1; later </think> and <think> in content stay text.
+// Streaming: the newlines right after </think> are dropped; holds back fewer
+// bytes than the longest marker, only while they may start one.
+// Upstream: spec vllm-thinktag §22. vLLM's extract keeps the newline after
+// </think> when there is no <response> wrapper while its streaming path
+// drops every leading newline (B7); both of ours drop them (spec policy 2),
+// see the case "bug:B7". vLLM keeps only the text strictly between the first
+// <response> and the last </response>; we drop the two markers and keep
+// text after </response> (a trailing newline), so nothing is lost and no
+// later marker has to be waited for.
+func newErnie45(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
+	return ernie45Family.newParser(tok, cfg)
+}

@@ -1,0 +1,76 @@
+package parsers
+
+import (
+	"github.com/reasoning-go/reasoning"
+	"github.com/reasoning-go/reasoning/tokenizer"
+)
+
+var glm45Family = newTagFamily(tagSpec{
+	name:          "glm45",
+	open:          thinkOpen,
+	close:         thinkClose,
+	tools:         []string{qwenToolCall},
+	reenter:       true,
+	absorbOpens:   true,
+	dropCloses:    true,
+	trimReasoning: true,
+	thinking:      switchOf(true, "thinking", "enable_thinking"),
+})
+
+// newGLM45 builds the "glm45" and "glm47" parsers (vLLM's GLM-4.7 engine
+// parser, one class for GLM-4.5 to 5.x).
+//
+// Markers: <think> and </think>; <tool_call> ends reasoning and stays in
+// content.
+// Starts in: reasoning.
+// Thinking switch: "thinking" or "enable_thinking", default on; off: no
+// markers, everything is content, untouched.
+// Truncation: an unclosed block is reasoning.
+// Repeats: blocks interleave: a <think> in content opens another block
+// ("a</think>b<think>c</think>d" gives reasoning "ac", content "bd"); a
+// <think> in reasoning and a stray </think> in content are dropped.
+// Streaming: the trailing whitespace of each block is held until more
+// reasoning comes and dropped when the block ends.
+// Upstream: spec vllm-thinktag §15.1. vLLM's extract strips only the end of
+// all reasoning joined, its streaming path the end of each block; we strip
+// each block's (spec policy 2). GLM-5.3 templates open <think> whatever the
+// switch says, and vLLM reads that from the chat template; a Config has no
+// template, so give WithForceReasoning(true) or the prompt (WithPrompt) for
+// those models. Dynamo's and SGLang's glm45 start in content; vLLM's wins
+// (spec policy 1).
+func newGLM45(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
+	return glm45Family.newParser(tok, cfg)
+}
+
+var glm47Family = newTagFamily(renamed(glm45Family.tagSpec, "glm47"))
+
+// newGLM47 builds the "glm47" parser: the same class as glm45.
+func newGLM47(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
+	return glm47Family.newParser(tok, cfg)
+}
+
+var ling3Family = newTagFamily(tagSpec{
+	name:          "ling3",
+	open:          thinkOpen,
+	close:         thinkClose,
+	tools:         []string{qwenToolCall},
+	reenter:       true,
+	absorbOpens:   true,
+	dropCloses:    true,
+	trimReasoning: true,
+	thinking:      switchOf(true, "thinking", "enable_thinking"),
+})
+
+// newLing3 builds the "ling3" parser (vLLM's Ling 3 engine parser, the GLM
+// grammar).
+//
+// Markers, starts in, repeats, streaming: as glm45.
+// Thinking switch: "thinking" or "enable_thinking", default on; off:
+// everything is content, tags included.
+// Truncation: an unclosed block is reasoning.
+// Upstream: spec vllm-thinktag §16, following the newest test: the oldest
+// variant defaulted to off, and the [frontend] one relabelled a
+// reasoning-only answer as content (B14).
+func newLing3(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
+	return ling3Family.newParser(tok, cfg)
+}

@@ -1,0 +1,46 @@
+package parsers
+
+import (
+	"github.com/reasoning-go/reasoning"
+	"github.com/reasoning-go/reasoning/tokenizer"
+)
+
+var minicpmvFamily = newTagFamily(tagSpec{
+	name:  "minicpmv",
+	open:  thinkOpen,
+	close: thinkClose,
+	tools: []string{qwenToolCall},
+	drops: []string{
+		chatMLEnd,
+		"<reserved_12>", "<reserved_13>", "<reserved_14>", "<reserved_15>",
+		"<|reserved_12|>", "<|reserved_13|>", "<|reserved_14|>", "<|reserved_15|>",
+	},
+	boundaries:  []string{chatMLStart},
+	absorbOpens: true,
+	dropCloses:  true,
+	thinking:    switchOf(false, "enable_thinking"),
+	off:         offContent,
+})
+
+// newMiniCPMV builds the "minicpmv" parser (vLLM's MiniCPM-V engine parser).
+//
+// Markers: <think> and </think>; <tool_call> ends reasoning and stays in
+// content; <|im_end|>, <reserved_12> to <reserved_15> and <|reserved_12|>
+// to <|reserved_15|> are dropped wherever they come (other reserved numbers
+// stay).
+// Starts in: reasoning with thinking on; content with it off, where <think>
+// still opens the block.
+// Thinking switch: chat_template_kwargs["enable_thinking"], default off.
+// Truncation: an unclosed block is reasoning.
+// Repeats: as qwen3.
+// Streaming: holds back fewer bytes than the longest marker, only while they
+// may start one.
+// Upstream: spec vllm-thinktag §19. With thinking off vLLM discards the
+// reasoning of a block the model writes anyway and its end check is always
+// false, so a grammar would never engage (B13); we keep that reasoning as
+// reasoning and answer the end check from the markers (spec policy 7). The
+// "\\n" newline recovery belongs to vLLM's unified parse path, not to its
+// reasoning adapter, and is not done here.
+func newMiniCPMV(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
+	return minicpmvFamily.newParser(tok, cfg)
+}

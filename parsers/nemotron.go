@@ -1,0 +1,77 @@
+package parsers
+
+import (
+	"github.com/reasoning-go/reasoning"
+	"github.com/reasoning-go/reasoning/tokenizer"
+)
+
+var nemotronV3Family = newTagFamily(tagSpec{
+	name:          "nemotron_v3",
+	open:          thinkOpen,
+	close:         thinkClose,
+	tools:         []string{qwenToolCall},
+	boundaries:    []string{chatMLStart, chatMLEnd},
+	absorbOpens:   true,
+	dropCloses:    true,
+	trimReasoning: true,
+	thinking:      switchOf(true, "thinking", "enable_thinking"),
+	off:           offContentSeen,
+})
+
+// newNemotronV3 builds the "nemotron_v3" parser (vLLM's Nemotron 3 engine
+// parser: the Qwen3 grammar with trailing reasoning whitespace dropped).
+//
+// Markers: <think> and </think>; <tool_call> ends reasoning and stays in
+// content.
+// Starts in: reasoning with thinking on; content with it off, where markers
+// follow qwen3's content rules (a <think> is text, a </think> is dropped).
+// Thinking switch: "thinking" or "enable_thinking", default on.
+// Truncation: an unclosed block is reasoning. chat_template_kwargs
+// "force_nonempty_content": true (or WithNonEmptyContent) makes a response
+// with no content return its reasoning as content.
+// Repeats: as qwen3.
+// Streaming: the trailing whitespace of reasoning is held until more
+// reasoning comes and dropped when the block ends.
+// Upstream: spec vllm-thinktag §13. vLLM builds the parser with the
+// constructor's kwargs but swaps with the request's (B15), and swaps also
+// when the content is whitespace only; we read one Config, and swap only an
+// empty content, so that nothing the model wrote changes sides unnoticed.
+// Dynamo's nemotron3/nemotron_v3 are its deepseek_r1 type; vLLM's wins
+// (spec policy 1).
+func newNemotronV3(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
+	return nemotronV3Family.newParser(tok, cfg)
+}
+
+var graniteThinkingFamily = newTagFamily(tagSpec{
+	name:          "granite_thinking_parser",
+	open:          thinkOpen,
+	close:         thinkClose,
+	tools:         []string{qwenToolCall},
+	absorbOpens:   true,
+	dropCloses:    true,
+	trimReasoning: true,
+	trimContent:   "\n",
+	thinking:      switchOf(true, "enable_thinking"),
+})
+
+// newGraniteThinking builds the "granite_thinking_parser" parser (vLLM's
+// Granite 4.2 engine parser, built on Nemotron 3's).
+//
+// Markers: <think> and </think>; <tool_call> ends reasoning and stays in
+// content.
+// Starts in: reasoning.
+// Thinking switch: chat_template_kwargs["enable_thinking"], default on; off:
+// everything is content, untouched. "force_nonempty_content": true (or
+// WithNonEmptyContent) makes a response with no content return its
+// reasoning as content.
+// Truncation: an unclosed block is reasoning.
+// Repeats: as qwen3.
+// Streaming: the trailing whitespace of reasoning is dropped, and so are the
+// newlines that begin the content.
+// Upstream: spec vllm-channels-and-state §4. vLLM's streaming path copies
+// the reasoning into content at the end when the swap applies, so a client
+// sees it twice; a stream here swaps only reasoning it held back
+// (WithStreamReasoning(false)).
+func newGraniteThinking(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
+	return graniteThinkingFamily.newParser(tok, cfg)
+}

@@ -1,0 +1,35 @@
+package parsers
+
+import (
+	"github.com/reasoning-go/reasoning"
+	"github.com/reasoning-go/reasoning/tokenizer"
+)
+
+var olmo3Family = newTagFamily(tagSpec{
+	name:        "olmo3",
+	open:        thinkOpen,
+	close:       thinkClose,
+	openAtStart: true,
+})
+
+// newOlmo3 builds the "olmo3" parser (vLLM Olmo3ReasoningParser).
+//
+// Markers: <think> and </think>, ordinary text in OLMo's vocabulary (several
+// tokens each).
+// Starts in: reasoning. A <think> counts only as the very first bytes of the
+// output; anywhere else it is text.
+// Thinking switch: none.
+// Truncation: an output without </think> is all reasoning.
+// Repeats: the first </think> ends reasoning; later ones stay in content.
+// Streaming: holds back fewer bytes than "</think>", only while they may
+// start it; Finish returns them.
+// Upstream: spec vllm-thinktag §23. vLLM's extract makes an output without
+// </think> content while its streaming path makes it reasoning (B6); a
+// streaming client cannot wait for a </think> that may never come, so both
+// of ours say reasoning (spec policy 2). vLLM's streaming splits at the last
+// </think> of what it buffered, its extract at the first; we split at the
+// first. vLLM's extract_content_ids is always empty; ours returns the
+// content IDs.
+func newOlmo3(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
+	return olmo3Family.newParser(tok, cfg)
+}

@@ -1,0 +1,42 @@
+package parsers
+
+import (
+	"github.com/reasoning-go/reasoning"
+	"github.com/reasoning-go/reasoning/tokenizer"
+)
+
+// Seed-OSS's markers.
+const (
+	seedThinkOpen  = "<seed:think>"
+	seedThinkClose = "</seed:think>"
+	seedToolCall   = "<seed:tool_call>" // ends reasoning implicitly; kept in content
+)
+
+var seedOSSFamily = newTagFamily(tagSpec{
+	name:        "seed_oss",
+	open:        seedThinkOpen,
+	close:       seedThinkClose,
+	tools:       []string{seedToolCall},
+	absorbOpens: true,
+	dropCloses:  true,
+	thinking:    switchOf(true, "enable_thinking"),
+})
+
+// newSeedOSS builds the "seed_oss" parser (vLLM's Seed-OSS engine parser).
+//
+// Markers: <seed:think> and </seed:think>; <seed:tool_call> ends reasoning
+// and stays in content. The budget tags <seed:cot_budget_reflect> are text
+// and stay in reasoning.
+// Starts in: reasoning; text before a leading <seed:think> is reasoning.
+// Thinking switch: chat_template_kwargs["enable_thinking"], default true;
+// off: everything is content, untouched.
+// Truncation: an unclosed block is reasoning.
+// Repeats: as qwen3, with these markers.
+// Streaming: holds back fewer bytes than the longest marker, only while they
+// may start one; Finish returns them.
+// Upstream: spec vllm-thinktag §12 (engine). The legacy
+// SeedOSSReasoningParser is the base class with these tags; its test expects
+// tagless text to be reasoning in streaming too, as here.
+func newSeedOSS(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
+	return seedOSSFamily.newParser(tok, cfg)
+}
