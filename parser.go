@@ -85,7 +85,8 @@ func WithForceReasoning(on bool) Option {
 // WithNonEmptyContent makes a finished response with no content return its
 // reasoning as content instead (SGLang force_nonempty_content). A streaming
 // parser can do so only for reasoning it has not emitted yet, that is with
-// WithStreamReasoning(false).
+// WithStreamReasoning(false). chat_template_kwargs["force_nonempty_content"]
+// set to true turns it on too, as SGLang and vLLM's Nemotron read it.
 func WithNonEmptyContent(on bool) Option {
 	return func(c *Config) { c.NonEmptyContent = on }
 }

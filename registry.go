@@ -115,6 +115,10 @@ func (r *Registry) New(name string, tok tokenizer.Tokenizer, opts ...Option) (Pa
 			o(&cfg)
 		}
 	}
+	// SGLang and vLLM's Nemotron read this request switch from the kwargs.
+	if on, _ := cfg.Thinking("force_nonempty_content"); on {
+		cfg.NonEmptyContent = true
+	}
 	p, err := e.factory(nilIfTypedNil(tok), cfg)
 	if err != nil {
 		return nil, fmt.Errorf("reasoning: parser %q: %w", e.name, err)

@@ -145,6 +145,8 @@ func TestOptions(t *testing.T) {
 	}
 	assert.Equal(t, map[string]any{"thinking_mode": "enabled"}, kw, "the caller's map is not modified")
 	assert.False(t, build(reasoning.WithStreamReasoning(false)).StreamReasoning)
+	assert.True(t, build(reasoning.WithChatTemplateKwargs(map[string]any{"force_nonempty_content": true})).NonEmptyContent)
+	assert.False(t, build(reasoning.WithChatTemplateKwargs(map[string]any{"force_nonempty_content": nil})).NonEmptyContent)
 }
 
 func TestTypedNilTokenizerIsNil(t *testing.T) {
