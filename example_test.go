@@ -1,6 +1,7 @@
 package reasoning_test
 
 import (
+	"errors"
 	"fmt"
 	"log"
 	"strings"
@@ -92,9 +93,15 @@ func ExampleParser_IsReasoningEnd() {
 
 func ExampleNew_unknownName() {
 	_, err := reasoning.New("qwen-4", nil)
-	fmt.Println(err)
+	fmt.Println(errors.Is(err, reasoning.ErrUnknownParser))
+	// The message goes on to list every registered name.
+	msg, _, _ := strings.Cut(err.Error(), " (known:")
+	fmt.Println(msg)
+	fmt.Println(strings.HasSuffix(err.Error(), "; forgotten import of github.com/reasoning-go/reasoning/parsers?)"))
 	// Output:
-	// reasoning: unknown parser "qwen-4" (known: basic, deepseek_r1, identity, qwen3; forgotten import of github.com/reasoning-go/reasoning/parsers?)
+	// true
+	// reasoning: unknown parser "qwen-4"
+	// true
 }
 
 // shout is a toy family: everything up to the first "!" is reasoning.
