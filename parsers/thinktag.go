@@ -62,6 +62,8 @@ type tagSpec struct {
 	name       string   // registered name, for errors
 	open       string   // opening marker; "" when the family has none
 	close      string   // closing marker
+	opens      []string // further opening markers, alike
+	closes     []string // further closing markers, alike
 	ends       []string // further markers that end reasoning and are dropped wherever they come
 	tools      []string // tool-call openers that end reasoning and stay in content
 	drops      []string // markers dropped wherever they come
@@ -122,7 +124,9 @@ func newTagFamily(spec tagSpec) *tagFamily {
 	if spec.open != "" {
 		add(kindOpen, spec.open)
 	}
+	add(kindOpen, spec.opens...)
 	add(kindClose, spec.close)
+	add(kindClose, spec.closes...)
 	add(kindEnd, spec.ends...)
 	add(kindTool, spec.tools...)
 	add(kindDrop, spec.drops...)
