@@ -47,8 +47,9 @@ func FuzzSeedOSS(f *testing.F)              { conformance.Fuzz(f, "seed_oss", ca
 func FuzzStep3(f *testing.F)                { conformance.Fuzz(f, "step3", casesDir) }
 func FuzzStep3p5(f *testing.F)              { conformance.Fuzz(f, "step3p5", casesDir) }
 
-// TestFuzzTargets fails for a registered name without a fuzz target in this
-// file, so that a new family cannot be added without one.
+// TestFuzzTargets fails for a registered name without a fuzz target in a
+// test file of this package, so that a new family cannot be added without one.
+
 func TestFuzzTargets(t *testing.T) {
 	files, err := filepath.Glob("*_test.go")
 	if err != nil {
