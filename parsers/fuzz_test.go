@@ -49,7 +49,6 @@ func FuzzStep3p5(f *testing.F)              { conformance.Fuzz(f, "step3p5", cas
 
 // TestFuzzTargets fails for a registered name without a fuzz target in a
 // test file of this package, so that a new family cannot be added without one.
-
 func TestFuzzTargets(t *testing.T) {
 	files, err := filepath.Glob("*_test.go")
 	if err != nil {
