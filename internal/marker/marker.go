@@ -51,7 +51,16 @@ type Scanner struct {
 	first   [256]bool // first bytes of the active markers
 	longest int       // length of the longest active marker
 	held    string    // proper prefix of an active marker, carried from earlier deltas
-	rest    string    // what Next has not reached yet of the current delta
+	delta   string    // the current delta
+	cur     int       // offset in delta of what Next has not reached yet
+
+	// next[k] is where marker k next occurs in delta at or after the offset
+	// it was looked for from (len(delta) when nowhere), valid while its bit
+	// in known is set and it is not behind cur. It spares a search per
+	// marker per Next, which would make a delta with many markers cost its
+	// length times their number.
+	next  [MaxMarkers]int
+	known uint64
 }
 
 // Reset makes s watch markers (which must pass Check and are not copied),
@@ -80,7 +89,7 @@ func (s *Scanner) Active() uint64 { return s.active }
 
 // Feed gives s the next delta. Text of an earlier delta that Next has not
 // reached yet is dropped, so call Next until it reports no marker first.
-func (s *Scanner) Feed(delta string) { s.rest = delta }
+func (s *Scanner) Feed(delta string) { s.delta, s.cur, s.known = delta, 0, 0 }
 
 // Held returns the text held back between deltas.
 func (s *Scanner) Held() string { return s.held }
@@ -96,40 +105,40 @@ func (s *Scanner) Next() (held, text string, m int) {
 			if !s.first[h[i]] {
 				continue
 			}
-			k, full := s.matchAcross(h[i:], s.rest)
+			k, full := s.matchAcross(h[i:], s.delta[s.cur:])
 			if k < 0 {
 				continue
 			}
 			mk := s.markers[k]
 			if !full { // h[i:]+rest is a proper prefix of mk: keep waiting
-				s.held = h[i:] + s.rest
-				s.rest = ""
+				s.held = h[i:] + s.delta[s.cur:]
+				s.cur = len(s.delta)
 				return h[:i], "", -1
 			}
 			if n := len(h) - i; len(mk) <= n { // a marker inside what is held
 				s.held = h[i+len(mk):]
 			} else {
 				s.held = ""
-				s.rest = s.rest[len(mk)-n:]
+				s.cur += len(mk) - n
 			}
 			return h[:i], "", k
 		}
 		held, s.held = h, ""
 	}
-	rest := s.rest
-	if pos, k := s.index(rest); k >= 0 {
-		s.rest = rest[pos+len(s.markers[k]):]
+	rest := s.delta[s.cur:]
+	if pos, k := s.index(); k >= 0 {
+		s.cur += pos + len(s.markers[k])
 		return held, rest[:pos], k
 	}
 	cut := len(rest) - s.partial(rest)
-	s.held, s.rest = rest[cut:], ""
+	s.held, s.cur = rest[cut:], len(s.delta)
 	return held, rest[:cut], -1
 }
 
 // Flush ends the input and returns the text held back.
 func (s *Scanner) Flush() string {
-	h := s.held + s.rest
-	s.held, s.rest = "", ""
+	h := s.held + s.delta[s.cur:]
+	s.held, s.delta, s.cur = "", "", 0
 	return h
 }
 
@@ -160,20 +169,26 @@ func (s *Scanner) matchAcross(a, b string) (k int, full bool) {
 	return -1, false
 }
 
-// index returns the position and index of the earliest active marker in t.
-func (s *Scanner) index(t string) (pos, k int) {
-	pos, k = len(t), -1
+// index returns the position, relative to cur, and the index of the
+// earliest active marker in what remains of the delta; k is -1 when none.
+func (s *Scanner) index() (pos, k int) {
+	best, k := len(s.delta), -1
 	for i, mk := range s.markers {
 		if s.active&(1<<i) == 0 {
 			continue
 		}
-		// Only an occurrence starting before the best so far can win.
-		end := min(len(t), pos+len(mk)-1)
-		if j := strings.Index(t[:end], mk); j >= 0 && j < pos {
-			pos, k = j, i
+		if s.known&(1<<i) == 0 || s.next[i] < s.cur {
+			s.next[i] = len(s.delta)
+			if j := strings.Index(s.delta[s.cur:], mk); j >= 0 {
+				s.next[i] = s.cur + j
+			}
+			s.known |= 1 << i
+		}
+		if s.next[i] < best {
+			best, k = s.next[i], i
 		}
 	}
-	return pos, k
+	return best - s.cur, k
 }
 
 // partial returns the length of the longest suffix of t that is a proper
