@@ -25,6 +25,8 @@ type HF struct {
 	pre   *preTokenizer
 	model *bpe
 	dec   decoder // nil: tokens are joined with spaces, as Hugging Face does
+
+	config map[string]any // tokenizer_config.json, when Load found one
 }
 
 // LoadHF reads a Hugging Face tokenizer.json, plain or gzip-compressed.
@@ -201,6 +203,11 @@ func (h *HF) Decode(ids []int) string {
 	}
 	return strings.Join(h.dec.decodeChain(toks), "")
 }
+
+// Config returns the fields of the model folder's tokenizer_config.json
+// when [Load] read the tokenizer, else nil (see [Configured]). The map is
+// shared: do not modify it.
+func (h *HF) Config() map[string]any { return h.config }
 
 // VocabSize returns one more than the largest ID of the vocabulary, added
 // tokens included.

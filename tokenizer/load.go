@@ -27,6 +27,10 @@ import (
 //     are not candidates.
 //
 // Anything else is an error that says what the folder lacks.
+//
+// The tokenizer returned implements [Configured] when the folder holds a
+// tokenizer_config.json: its Config gives the file's fields (a malformed
+// file is an error). Without one, Config returns nil.
 func Load(dir string) (Tokenizer, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -48,8 +52,21 @@ func Load(dir string) (Tokenizer, error) {
 	sort.Strings(names)
 	path := func(name string) string { return filepath.Join(dir, files[name]) }
 
+	// loadHF reads a Hugging Face tokenizer with the folder's metadata.
+	loadHF := func(name string) (Tokenizer, error) {
+		h, err := LoadHF(path(name))
+		if err != nil {
+			return nil, err
+		}
+		if _, ok := files["tokenizer_config.json"]; ok {
+			if h.config, err = readConfig(path("tokenizer_config.json")); err != nil {
+				return nil, err
+			}
+		}
+		return h, nil
+	}
 	if _, ok := files["tokenizer.json"]; ok {
-		return LoadHF(path("tokenizer.json"))
+		return loadHF("tokenizer.json")
 	}
 	var ranks []string
 	for _, name := range names {
@@ -75,7 +92,7 @@ func Load(dir string) (Tokenizer, error) {
 	}
 	switch len(other) {
 	case 1:
-		return LoadHF(path(other[0]))
+		return loadHF(other[0])
 	case 0:
 		return nil, fmt.Errorf("tokenizer: load %s: no tokenizer.json, tiktoken rank file or other tokenizer JSON", dir)
 	}
@@ -160,6 +177,10 @@ func loadTiktokenModel(ranksPath, configPath string) (Tokenizer, error) {
 	if err != nil {
 		return nil, loadError(configPath, err)
 	}
+	fields, err := parseConfig(data)
+	if err != nil {
+		return nil, loadError(configPath, err)
+	}
 	var cfg tokenizerConfig
 	if err := json.Unmarshal(data, &cfg); err != nil {
 		return nil, loadError(configPath, fmt.Errorf("parse JSON: %w", err))
@@ -194,5 +215,6 @@ func loadTiktokenModel(ranksPath, configPath string) (Tokenizer, error) {
 	if err != nil {
 		return nil, loadError(ranksPath, err)
 	}
+	t.config = fields
 	return t, nil
 }

@@ -30,6 +30,7 @@ type Tiktoken struct {
 	nfc       bool
 	splitRuns bool
 	cache     *wordCache
+	config    map[string]any // tokenizer_config.json, when Load read one
 }
 
 // TiktokenConfig says how to read a tiktoken rank file beyond its ranks.
@@ -172,6 +173,11 @@ func parseRanks(data []byte) (map[string]int, error) {
 	}
 	return ranks, nil
 }
+
+// Config returns the fields of the model folder's tokenizer_config.json
+// when [Load] read the tokenizer, else nil (see [Configured]). The map is
+// shared: do not modify it.
+func (t *Tiktoken) Config() map[string]any { return t.config }
 
 // TokenID returns the ID of a special token, or of the rank whose bytes are
 // token.
