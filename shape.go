@@ -9,7 +9,23 @@ func shape(p Parser, cfg Config) Parser {
 	if cfg.StreamReasoning && !cfg.NonEmptyContent {
 		return p
 	}
-	return &shaped{Parser: p, stream: cfg.StreamReasoning, nonEmpty: cfg.NonEmptyContent}
+	s := &shaped{Parser: p, stream: cfg.StreamReasoning, nonEmpty: cfg.NonEmptyContent}
+	if seg, ok := p.(Segmenter); ok {
+		return &shapedSegmenter{s, seg}
+	}
+	return s
+}
+
+// shapedSegmenter is shaped for a parser that has segments: they pass
+// through untouched.
+type shapedSegmenter struct {
+	*shaped
+	seg Segmenter
+}
+
+func (s *shapedSegmenter) Segments() []Segment { return s.seg.Segments() }
+func (s *shapedSegmenter) ExtractSegments(output string) []Segment {
+	return s.seg.ExtractSegments(output)
 }
 
 // shaped holds reasoning back until content follows it or the stream ends
