@@ -16,6 +16,18 @@ type Entry struct {
 	Boundaries  []string // turn markers at which the ID-level end check stops (single tokens only)
 	StripsSpace bool     // the family drops some whitespace next to its markers
 	Prefix      string   // text the family puts before the content (minimax_m2_append_think's "<think>")
+	Headers     bool     // the family drops header text besides its markers (Harmony's roles, channels, recipients)
+	// Tails are markers the family drops together with the run of
+	// TailChars bytes after them and a TailEnd byte closing it (Cohere's
+	// citation closer "</co: 0:[1]>"); each is in Markers too.
+	Tails     []string
+	TailChars string
+	TailEnd   byte
+	// Config is the tokenizer metadata (tokenizer.Configured) of a family
+	// that cannot be built without it (hf reads its response_template): the
+	// harness gives it to every tokenizer it builds the family with, and
+	// uses a toy vocabulary where it would pass no tokenizer. Nil for most.
+	Config map[string]any
 }
 
 var (
@@ -29,6 +41,7 @@ func Add(name string, e Entry) {
 	defer mu.Unlock()
 	e.Markers = slices.Clone(e.Markers)
 	e.Boundaries = slices.Clone(e.Boundaries)
+	e.Tails = slices.Clone(e.Tails)
 	entries[name] = e
 }
 

@@ -42,6 +42,9 @@ type Case struct {
 	Deltas []string          `json:"deltas,omitempty"` // an upstream chunking, checked besides the harness's own
 	Vocab  string            `json:"vocab,omitempty"`  // a real vocabulary to stream per token with, by folder name
 	Want   reasoning.Message `json:"want"`
+	// WantSegments are the segments a Segmenter gives (Harmony tool calls),
+	// merged, when the case checks them.
+	WantSegments []reasoning.Segment `json:"want_segments,omitempty"`
 	// StreamWant is what Collect gives when the family's spec lists a
 	// difference from Extract on purpose; it must say why in Note.
 	StreamWant *reasoning.Message `json:"stream_want,omitempty"`

@@ -10,6 +10,7 @@ import (
 
 	"github.com/reasoning-go/reasoning"
 	"github.com/reasoning-go/reasoning/internal/catalog"
+	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
 // Fuzz runs the fuzz target of one registered name. The seeds are the
@@ -41,34 +42,38 @@ func Fuzz(f *testing.F, name, casesDir string) {
 			set = Options{Kwargs: map[string]any{"enable_thinking": false, "thinking": false}}
 		}
 		newParser := func() reasoning.Parser {
-			p, err := reasoning.New(name, tok, set.opts(tok)...)
+			p, err := reasoning.New(name, Tokenizer(name, tok), set.opts(tok)...)
 			if err != nil {
 				t.Fatal(err)
 			}
 			return p
 		}
 		want := newParser().Extract(out)
-		if err := Conserves(out, want, e); err != nil {
+		wantSegs := segmentsOf(newParser(), out)
+		if err := Conserves(out, want, wantSegs, e); err != nil {
 			t.Fatalf("output %q: %v", out, err)
 		}
 		r := rand.New(rand.NewPCG(chunkSeed, 1))
 		deltas := Random(r, out)
-		if got := reasoning.Collect(newParser(), deltas); !cmp.Equal(want, got) {
-			t.Fatalf("Collect of %s differs from Extract (-want +got):\n%s", quoted(deltas), cmp.Diff(want, got))
+		if got, segs := collect(newParser(), deltas); !cmp.Equal(want, got) || !cmp.Equal(wantSegs, segs) {
+			t.Fatalf("Collect of %s differs from Extract (-want +got):\n%s%s", quoted(deltas), cmp.Diff(want, got), cmp.Diff(wantSegs, segs))
 		}
 		tcs, err := TokenChunkings(tok, out)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, ch := range tcs {
-			if got := reasoning.Collect(newParser(), ch.Deltas); !cmp.Equal(want, got) {
-				t.Fatalf("Collect of %s %s differs from Extract (-want +got):\n%s", ch.Name, quoted(ch.Deltas), cmp.Diff(want, got))
+			if got, segs := collect(newParser(), ch.Deltas); !cmp.Equal(want, got) || !cmp.Equal(wantSegs, segs) {
+				t.Fatalf("Collect of %s %s differs from Extract (-want +got):\n%s%s", ch.Name, quoted(ch.Deltas), cmp.Diff(want, got), cmp.Diff(wantSegs, segs))
 			}
 		}
-		q, err := reasoning.New(name, bytes, set.opts(bytes)...)
-		if err != nil {
-			t.Fatal(err)
+		fresh := func(v tokenizer.Tokenizer) reasoning.Parser {
+			p, err := reasoning.New(name, Tokenizer(name, v), set.opts(v)...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return p
 		}
-		checkIDMethods(t, newParser(), q, tok, bytes, out, want, e.Boundaries)
+		checkIDMethods(t, fresh, tok, bytes, out, want, e.Boundaries)
 	})
 }

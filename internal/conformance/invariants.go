@@ -99,6 +99,7 @@ func CheckInvariants(t *testing.T, name string) {
 	if !ok {
 		t.Fatalf("parser %q has no catalog entry: register it with parsers.register", name)
 	}
+	checkNeedsConfig(t, name, e)
 	markers := slices.Concat(e.Markers, e.Boundaries)
 	tok := ToyVocab(markers)
 	bytes := ToyVocab(e.Boundaries) // every marker is several tokens: the ID methods read text
@@ -106,14 +107,15 @@ func CheckInvariants(t *testing.T, name string) {
 	for si, set := range Settings(markers) {
 		for ci, out := range corpus {
 			newParser := func(tok tokenizer.Tokenizer) reasoning.Parser {
-				p, err := reasoning.New(name, tok, set.opts(tok)...)
+				p, err := reasoning.New(name, Tokenizer(name, tok), set.opts(tok)...)
 				if err != nil {
 					t.Fatalf("New(%q) with settings %d: %v", name, si, err)
 				}
 				return p
 			}
 			want := newParser(nil).Extract(out)
-			if err := Conserves(out, want, e); err != nil {
+			wantSegs := segmentsOf(newParser(nil), out)
+			if err := Conserves(out, want, wantSegs, e); err != nil {
 				t.Fatalf("settings %d output %q: %v", si, out, err)
 			}
 			chunkings := TextChunkings(out, uint64(ci))
@@ -125,22 +127,22 @@ func CheckInvariants(t *testing.T, name string) {
 				t.Fatalf("settings %d output %q: Extract with a tokenizer mismatch (-text +tokens):\n%s", si, out, diff)
 			}
 			for _, ch := range chunkings {
-				checkCollect(t, ch, newParser(nil), want)
+				checkCollect(t, ch, newParser(nil), want, wantSegs)
 			}
 			for _, ch := range tcs {
-				checkCollect(t, ch, newParser(tok), want)
+				checkCollect(t, ch, newParser(tok), want, wantSegs)
 			}
 			if t.Failed() {
 				t.Fatalf("settings %d output %q", si, out)
 			}
-			checkIDMethods(t, newParser(tok), newParser(bytes), tok, bytes, out, want, e.Boundaries)
+			checkIDMethods(t, newParser, tok, bytes, out, want, e.Boundaries)
 			if t.Failed() {
 				t.Fatalf("settings %d output %q", si, out)
 			}
 		}
 	}
 	// IDs that are not in any vocabulary are data too.
-	p, _ := reasoning.New(name, tok)
+	p, _ := reasoning.New(name, Tokenizer(name, tok))
 	odd := []int{-1, 1 << 40, 0, tok.Base() + 255, tok.Base() + 256}
 	p.IsReasoningEnd(odd)
 	p.IsReasoningEndStreaming(odd, odd[3:])
@@ -159,7 +161,8 @@ func CheckInvariants(t *testing.T, name string) {
 // single token (tok).
 // Boundaries are single tokens or nothing, so the two vocabularies are
 // compared only on outputs without them.
-func checkIDMethods(t *testing.T, p, q reasoning.Parser, tok, bytes tokenizer.Tokenizer, out string, want reasoning.Message, boundaries []string) {
+func checkIDMethods(t *testing.T, fresh func(tokenizer.Tokenizer) reasoning.Parser, tok, bytes tokenizer.Tokenizer, out string, want reasoning.Message, boundaries []string) {
+	p, q := fresh(tok), fresh(bytes)
 	t.Helper()
 	ids, bids := tok.Encode(out), bytes.Encode(out)
 	if n := p.CountReasoningTokens(ids); n < 0 || n > len(ids) {
@@ -167,8 +170,9 @@ func checkIDMethods(t *testing.T, p, q reasoning.Parser, tok, bytes tokenizer.To
 	}
 	for i := 0; i <= len(ids); i++ {
 		p.IsReasoningEndStreaming(ids[:i], ids[i:]) // a delta past the end
-		p.IsReasoningEndStreaming(ids[:i], ids[max(0, i-2):i])
 	}
+	checkStreamingEnd(t, func() reasoning.Parser { return fresh(tok) }, p, ids)
+	checkStreamingEnd(t, func() reasoning.Parser { return fresh(bytes) }, q, bids)
 	for _, b := range boundaries {
 		if strings.Contains(out, b) {
 			return
@@ -188,9 +192,9 @@ func checkIDMethods(t *testing.T, p, q reasoning.Parser, tok, bytes tokenizer.To
 
 // Conserves checks guarantee 1 on one split of out: reasoning and content
 // are each made of out's bytes in order (nothing invented), and together
-// they hold every byte of out but markers and, for a family that strips
-// some, whitespace (nothing lost).
-func Conserves(out string, m reasoning.Message, e catalog.Entry) error {
+// they hold every byte of out but markers, the tails of tail markers and,
+// for a family that strips some, whitespace (nothing lost).
+func Conserves(out string, m reasoning.Message, segs []reasoning.Segment, e catalog.Entry) error {
 	if !strings.HasPrefix(m.Content, e.Prefix) {
 		return fmt.Errorf("content %q does not begin with the family's prefix %q", m.Content, e.Prefix)
 	}
@@ -202,10 +206,19 @@ func Conserves(out string, m reasoning.Message, e catalog.Entry) error {
 		return fmt.Errorf("content %q is not made of the output's bytes", m.Content)
 	}
 	got := len(m.Reasoning) + len(m.Content)
-	if got > len(out) {
-		return fmt.Errorf("reasoning %q and content %q hold more than the output", m.Reasoning, m.Content)
+	for _, s := range segs {
+		if !subsequence(s.Text, out) {
+			return fmt.Errorf("segment %q is not made of the output's bytes", s.Text)
+		}
+		got += len(s.Text)
 	}
-	rest := withoutMarkers(out, e.Markers)
+	if got > len(out) {
+		return fmt.Errorf("reasoning %q, content %q and segments hold more than the output", m.Reasoning, m.Content)
+	}
+	if e.Headers {
+		return nil // header text (roles, channel names) is dropped besides the markers
+	}
+	rest := withoutMarkers(withoutTails(out, e), e.Markers)
 	least := len(rest)
 	if e.StripsSpace {
 		least -= strings.Count(rest, " ") + strings.Count(rest, "\n") + strings.Count(rest, "\t") + strings.Count(rest, "\r")

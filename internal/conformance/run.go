@@ -52,18 +52,34 @@ func RunVocab(t *testing.T, path, vocab string) {
 // vocabulary, the token chunkings.
 func CheckCase(t *testing.T, name string, c Case) {
 	t.Helper()
+	CheckCaseWith(t, name, c, nil)
+}
+
+// CheckCaseWith is CheckCase with base in place of no tokenizer: for a
+// family that cannot be built without one (hf reads the model's metadata
+// from it), or to see a case through a given vocabulary. The text
+// chunkings then run with base too (their deltas carry no IDs), and so do
+// the token chunkings of base's own encoding. A nil base is CheckCase.
+func CheckCaseWith(t *testing.T, name string, c Case, base tokenizer.Tokenizer) {
+	t.Helper()
 	streamWant := c.Want
 	if c.StreamWant != nil {
 		streamWant = *c.StreamWant
 	}
 	newParser := func(tok tokenizer.Tokenizer) reasoning.Parser {
-		p, err := reasoning.New(name, tok, c.opts(tok)...)
+		p, err := reasoning.New(name, Tokenizer(name, tok), c.opts(tok)...)
 		if err != nil {
 			t.Fatalf("New(%q): %v", name, err)
 		}
 		return p
 	}
-	p := newParser(nil)
+	p := newParser(base)
+	wantSegs := segmentsOf(p, c.Output)
+	if c.WantSegments != nil {
+		if diff := cmp.Diff(c.WantSegments, wantSegs); diff != "" {
+			t.Fatalf("ExtractSegments(%q) mismatch (-want +got):\n%s", c.Output, diff)
+		}
+	}
 	if diff := cmp.Diff(c.Want, p.Extract(c.Output)); diff != "" {
 		t.Fatalf("Extract(%q) mismatch (-want +got):\n%s", c.Output, diff)
 	}
@@ -79,7 +95,16 @@ func CheckCase(t *testing.T, name string, c Case) {
 		chunkings = append(chunkings, Chunking{"case-deltas", texts(c.Deltas...)})
 	}
 	for _, ch := range chunkings {
-		checkCollect(t, ch, newParser(nil), streamWant)
+		checkCollect(t, ch, newParser(base), streamWant, wantSegs)
+	}
+	if base != nil {
+		tcs, err := TokenChunkings(base, c.Output)
+		if err != nil {
+			t.Fatalf("base tokenizer: %v", err)
+		}
+		for _, ch := range tcs {
+			checkCollect(t, ch, newParser(base), streamWant, wantSegs)
+		}
 	}
 	if c.Vocab == "" {
 		return
@@ -93,16 +118,20 @@ func CheckCase(t *testing.T, name string, c Case) {
 		t.Fatalf("vocabulary %s: %v", c.Vocab, err)
 	}
 	for _, ch := range tcs {
-		checkCollect(t, ch, newParser(tok), streamWant)
+		checkCollect(t, ch, newParser(tok), streamWant, wantSegs)
 	}
 }
 
-// checkCollect streams ch through p and compares with want.
-func checkCollect(t *testing.T, ch Chunking, p reasoning.Parser, want reasoning.Message) {
+// checkCollect streams ch through p and compares with want, and, for a
+// parser with segments, the segments gathered along the way with wantSegs.
+func checkCollect(t *testing.T, ch Chunking, p reasoning.Parser, want reasoning.Message, wantSegs []reasoning.Segment) {
 	t.Helper()
-	got := reasoning.Collect(p, ch.Deltas)
+	got, segs := collect(p, ch.Deltas)
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Collect mismatch, chunking %s %s (-want +got):\n%s", ch.Name, quoted(ch.Deltas), diff)
+	}
+	if diff := cmp.Diff(wantSegs, segs); diff != "" {
+		t.Errorf("streamed segments mismatch, chunking %s %s (-want +got):\n%s", ch.Name, quoted(ch.Deltas), diff)
 	}
 	if m := p.ExtractStreaming(reasoning.Delta{Text: "after the end"}); !m.IsZero() {
 		t.Errorf("chunking %s: a delta after Finish emitted %+v", ch.Name, m)
@@ -110,6 +139,50 @@ func checkCollect(t *testing.T, ch Chunking, p reasoning.Parser, want reasoning.
 	if m := p.Finish(); !m.IsZero() {
 		t.Errorf("chunking %s: a second Finish emitted %+v", ch.Name, m)
 	}
+}
+
+// collect is reasoning.Collect that also gathers a Segmenter's segments,
+// merged into whole ones.
+func collect(p reasoning.Parser, deltas []reasoning.Delta) (reasoning.Message, []reasoning.Segment) {
+	seg, ok := p.(reasoning.Segmenter)
+	if !ok {
+		return reasoning.Collect(p, deltas), nil
+	}
+	var r, c strings.Builder
+	var pieces []reasoning.Segment
+	add := func(m reasoning.Message) {
+		r.WriteString(m.Reasoning)
+		c.WriteString(m.Content)
+		pieces = append(pieces, seg.Segments()...)
+	}
+	for _, d := range deltas {
+		add(p.ExtractStreaming(d))
+	}
+	add(p.Finish())
+	return reasoning.Message{Reasoning: r.String(), Content: c.String()}, MergeSegments(pieces)
+}
+
+// MergeSegments joins the pieces of each segment, in order.
+func MergeSegments(pieces []reasoning.Segment) []reasoning.Segment {
+	var out []reasoning.Segment
+	for _, s := range pieces {
+		if n := len(out); n > 0 && out[n-1].Index == s.Index {
+			out[n-1].Text += s.Text
+			out[n-1].Done = out[n-1].Done || s.Done
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// segmentsOf returns the segments of a whole output for a parser that has
+// them, else nil.
+func segmentsOf(p reasoning.Parser, output string) []reasoning.Segment {
+	if seg, ok := p.(reasoning.Segmenter); ok {
+		return MergeSegments(seg.ExtractSegments(output))
+	}
+	return nil
 }
 
 // CheckIDCase checks the ID-level methods on one case.
@@ -126,7 +199,7 @@ func CheckIDCase(t *testing.T, f File, c IDCase) {
 		tok = v
 	}
 	ids := spell(tok, c.Tokens)
-	ptok := tok
+	ptok := Tokenizer(f.Parser, tok) // with the metadata of a family that needs some
 	if c.NoTokenizer {
 		ptok = nil
 	}
@@ -134,6 +207,13 @@ func CheckIDCase(t *testing.T, f File, c IDCase) {
 	if err != nil {
 		t.Fatalf("New(%q): %v", f.Parser, err)
 	}
+	checkStreamingEnd(t, func() reasoning.Parser {
+		q, err := reasoning.New(f.Parser, ptok, c.opts(tok)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return q
+	}, p, ids)
 	if c.IsReasoningEnd != nil {
 		if got := p.IsReasoningEnd(ids); got != *c.IsReasoningEnd {
 			t.Errorf("IsReasoningEnd(%v = %q) = %v, want %v", ids, c.Tokens, got, *c.IsReasoningEnd)
@@ -162,6 +242,25 @@ func CheckIDCase(t *testing.T, f File, c IDCase) {
 	if c.ReasoningTokens != nil {
 		if got := p.CountReasoningTokens(ids); got != *c.ReasoningTokens {
 			t.Errorf("CountReasoningTokens(%v = %q) = %d, want %d", ids, c.Tokens, got, *c.ReasoningTokens)
+		}
+	}
+}
+
+// checkStreamingEnd asks IsReasoningEndStreaming of a fresh parser token by
+// token and two tokens at a time, and checks each answer against
+// IsReasoningEnd on the IDs so far: the streaming check remembers what it
+// saw and must not drift from the whole answer.
+func checkStreamingEnd(t *testing.T, fresh func() reasoning.Parser, p reasoning.Parser, ids []int) {
+	t.Helper()
+	for _, step := range []int{1, 2} {
+		q := fresh()
+		for i := step; i <= len(ids)+step-1; i += step {
+			n := min(i, len(ids))
+			want := p.IsReasoningEnd(ids[:n])
+			if got := q.IsReasoningEndStreaming(ids[:n], ids[n-min(step, n):n]); got != want {
+				t.Errorf("IsReasoningEndStreaming over %v, %d at a time, at %d = %v; IsReasoningEnd = %v", ids, step, n, got, want)
+				return
+			}
 		}
 	}
 }
