@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/reasoning-go/reasoning"
+	"github.com/reasoning-go/reasoning/internal/conformance"
 )
 
 // sample returns the saved output of a family, repeated to at least n bytes.
@@ -24,7 +25,7 @@ func BenchmarkExtract(b *testing.B) {
 	for _, name := range reasoning.Names() {
 		b.Run(name, func(b *testing.B) {
 			out := sample(b, name, 1<<20)
-			p, err := reasoning.New(name, nil)
+			p, err := reasoning.New(name, conformance.Tokenizer(name, nil))
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -46,8 +47,9 @@ func BenchmarkStream(b *testing.B) {
 				out := sample(b, name, 4*deltas)
 				b.SetBytes(int64(len(out)))
 				b.ReportAllocs()
+				tok := conformance.Tokenizer(name, nil) // a family that needs metadata gets it
 				for b.Loop() {
-					p, err := reasoning.New(name, nil)
+					p, err := reasoning.New(name, tok)
 					if err != nil {
 						b.Fatal(err)
 					}

@@ -18,6 +18,8 @@ import (
 const casesDir = "../testdata/cases"
 
 func FuzzBasic(f *testing.F)                { conformance.Fuzz(f, "basic", casesDir) }
+func FuzzCohereCommand3(f *testing.F)       { conformance.Fuzz(f, "cohere_command3", casesDir) }
+func FuzzCohereCommand4(f *testing.F)       { conformance.Fuzz(f, "cohere_command4", casesDir) }
 func FuzzDeepSeekR1(f *testing.F)           { conformance.Fuzz(f, "deepseek_r1", casesDir) }
 func FuzzDeepSeekV3(f *testing.F)           { conformance.Fuzz(f, "deepseek_v3", casesDir) }
 func FuzzDeepSeekV4(f *testing.F)           { conformance.Fuzz(f, "deepseek_v4", casesDir) }
@@ -26,6 +28,7 @@ func FuzzErnie45(f *testing.F)              { conformance.Fuzz(f, "ernie45", cas
 func FuzzGLM45(f *testing.F)                { conformance.Fuzz(f, "glm45", casesDir) }
 func FuzzGLM47(f *testing.F)                { conformance.Fuzz(f, "glm47", casesDir) }
 func FuzzGraniteThinking(f *testing.F)      { conformance.Fuzz(f, "granite_thinking_parser", casesDir) }
+func FuzzHF(f *testing.F)                   { conformance.Fuzz(f, "hf", casesDir) }
 func FuzzHolo2(f *testing.F)                { conformance.Fuzz(f, "holo2", casesDir) }
 func FuzzIdentity(f *testing.F)             { conformance.Fuzz(f, "identity", casesDir) }
 func FuzzInternS1(f *testing.F)             { conformance.Fuzz(f, "interns1", casesDir) }

@@ -31,7 +31,7 @@ func TestInvariants(t *testing.T) {
 func TestSteadyStateAllocs(t *testing.T) {
 	for _, name := range reasoning.Names() {
 		for _, start := range []bool{true, false} {
-			p, err := reasoning.New(name, nil, reasoning.WithForceReasoning(start))
+			p, err := reasoning.New(name, conformance.Tokenizer(name, nil), reasoning.WithForceReasoning(start))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -56,7 +56,7 @@ func TestConcurrentParsers(t *testing.T) {
 	ids := tok.Encode(out)
 	var wg sync.WaitGroup
 	for _, name := range reasoning.Names() {
-		p, err := reasoning.New(name, tok)
+		p, err := reasoning.New(name, conformance.Tokenizer(name, tok))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -65,7 +65,7 @@ func TestConcurrentParsers(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				p, err := reasoning.New(name, tok)
+				p, err := reasoning.New(name, conformance.Tokenizer(name, tok))
 				if err != nil {
 					t.Error(err)
 					return

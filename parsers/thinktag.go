@@ -32,18 +32,23 @@ type tagState struct {
 	opened   bool // phaseReasoning: the block's opening marker has been consumed
 	seen     bool // a reasoning block has begun (or the prompt held one): a non-re-entering family opens no other
 	begun    bool // some text or marker of the output has gone by
-	trimming bool // phaseContent: dropping the family's trimContent characters at the start of content
+	trimming bool // dropping leading characters: trimContent at the start of content, trimOpen at the start of a block
+	inTool   bool // phaseContent: inside a tool-call block (toolBlocks), where only its closers count
+	inTail   bool // dropping the tail of a tail marker (tails)
+	labeling bool // phaseReasoning: the block's label (label) is not settled yet
 }
 
 // markerKind says what a marker does.
 type markerKind uint8
 
 const (
-	kindOpen  markerKind = iota // opens reasoning; dropped
-	kindClose                   // closes reasoning; dropped
-	kindEnd                     // ends reasoning, and is dropped wherever it comes (PLaMo's end of turn)
-	kindTool                    // ends reasoning implicitly; kept, in content, for the tool parser
-	kindDrop                    // dropped wherever it comes (MiniCPM-V's reserved tokens)
+	kindOpen      markerKind = iota // opens reasoning; dropped
+	kindClose                       // closes reasoning; dropped
+	kindEnd                         // ends reasoning, and is dropped wherever it comes (PLaMo's end of turn)
+	kindTool                        // ends reasoning implicitly; kept, in content, for the tool parser
+	kindDrop                        // dropped wherever it comes (MiniCPM-V's reserved tokens)
+	kindToolClose                   // ends a tool-call block (toolBlocks); kept, in content
+	kindTail                        // dropped wherever it comes, with the tail that follows it (tails)
 	kinds
 )
 
@@ -68,6 +73,9 @@ type tagSpec struct {
 	tools      []string // tool-call openers that end reasoning and stay in content
 	drops      []string // markers dropped wherever they come
 	boundaries []string // turn markers at which the ID-level end check stops looking back
+	toolCloses []string // closers of tool-call blocks (toolBlocks); kept in content
+	tails      []string // markers dropped together with the tail after them (tail says what it is made of)
+	tail       tailSpec // the tail of the tails markers
 
 	startContent     bool   // a response starts in content, not in reasoning
 	startOpened      bool   // a response that starts in reasoning has had its opener: a leading one is text
@@ -76,11 +84,59 @@ type tagSpec struct {
 	dropCloses       bool   // a closing marker in content is dropped, not kept as text
 	openAtStart      bool   // the opening marker counts only as the very first bytes of the output
 	dropLeadingClose bool   // starting in content, a closing marker before any text is dropped
+	dropsInContent   bool   // drops are dropped only in content; inside reasoning they are text
 	trimReasoning    bool   // the trailing whitespace of a reasoning block is dropped
 	trimContent      string // characters dropped from the start of content after a closing marker
+	trimOpen         string // characters dropped from the start of a reasoning block after its opening marker
+
+	// label is a channel name that may begin a reasoning block (Gemma 4's
+	// "thought\n" after <|channel>): dropped when the block's text begins
+	// with it, held back while that text is still a prefix of it. A block
+	// (or output) that ends while its text is the label short of its
+	// trailing whitespace drops that too; any other prefix is reasoning.
+	label string
+	// boundaryEnds, when set, is the ID-level end check's answer at a turn
+	// boundary, in place of where the response starts (Gemma 4: a new turn
+	// has not ended reasoning while thinking is on, since it may still open
+	// a thought channel).
+	boundaryEnds func(reasoning.Config) bool
+
+	// toolBlocks makes a tool-call opener start a block that is content,
+	// verbatim, up to and including one of toolCloses (or to the end of the
+	// output without one), inside which no other marker counts. An opener
+	// in content starts one too, besides one that ends reasoning (Cohere's
+	// <|START_ACTION|> JSON, hf's tool_calls region).
+	toolBlocks bool
+	// sealed makes a reasoning block a region that only a closing marker
+	// ends: inside it every other marker (tool-call openers, ends, drops,
+	// tails) is reasoning text. The opener that starts the block still
+	// counts where it would (hf's response_template regions).
+	sealed bool
+	// endNeedsMarker makes the ID-level end check answer false, not "the
+	// response started in content", when no marker after the last boundary
+	// shows where reasoning stands, unless the prompt closed the block
+	// (Cohere, whose end check looks for <|END_THINKING|> and nothing else).
+	endNeedsMarker bool
+	// responseIn, when set, returns the part of a prompt that belongs to the
+	// response (hf: the text after the last start anchor). The machine is
+	// run over it, from the family's default start, and the response starts
+	// where that leaves it, a tool-call block or a trimmed opener included;
+	// a marker cut in two by the end of the prompt is not joined with the
+	// output. It replaces the check of the prompt's last marker.
+	responseIn func(prompt string) string
 
 	thinking func(reasoning.Config) bool // the thinking switch; nil: none
 	off      offMode                     // what thinking off means
+}
+
+// A tailSpec says what goes with a tail marker: the run of bytes from chars
+// that follows it, then one end byte if that comes next. Cohere's citation
+// closer "</co: 0:[1,2]>" is the marker "</co:", the run " 0:[1,2]" and ">".
+// A byte that starts a marker must be in neither, so that a marker always
+// ends a tail.
+type tailSpec struct {
+	chars string
+	end   byte
 }
 
 // switchOf returns a thinking switch made of chat_template_kwargs keys read
@@ -130,6 +186,8 @@ func newTagFamily(spec tagSpec) *tagFamily {
 	add(kindEnd, spec.ends...)
 	add(kindTool, spec.tools...)
 	add(kindDrop, spec.drops...)
+	add(kindToolClose, spec.toolCloses...)
+	add(kindTail, spec.tails...)
 	if err := marker.Check(f.markers); err != nil {
 		panic(fmt.Sprintf("parsers: family %q: %v", spec.name, err))
 	}
@@ -138,12 +196,21 @@ func newTagFamily(spec tagSpec) *tagFamily {
 
 // active returns the markers that mean something in state s.
 func (f *tagFamily) active(s tagState) uint64 {
-	m := f.bits[kindEnd] | f.bits[kindDrop]
+	if s.inTool {
+		return f.bits[kindToolClose] // a tool-call block: nothing else counts
+	}
+	m := f.bits[kindEnd] | f.bits[kindTail]
+	if s.phase == phaseContent || !f.dropsInContent {
+		m |= f.bits[kindDrop]
+	}
 	switch s.phase {
 	case phaseReasoning:
 		m |= f.bits[kindClose] | f.bits[kindTool]
 		if (!s.opened || f.absorbOpens) && (!f.openAtStart || !s.begun) {
 			m |= f.bits[kindOpen]
+		}
+		if f.sealed {
+			m &= f.bits[kindOpen] | f.bits[kindClose]
 		}
 	case phaseContent:
 		if (f.reenter || !s.seen) && (!f.openAtStart || !s.begun) {
@@ -151,6 +218,9 @@ func (f *tagFamily) active(s tagState) uint64 {
 		}
 		if f.dropCloses || f.dropLeadingClose && !s.seen && !s.begun {
 			m |= f.bits[kindClose]
+		}
+		if f.toolBlocks {
+			m |= f.bits[kindTool]
 		}
 	}
 	return m
@@ -163,7 +233,7 @@ func (f *tagFamily) step(s tagState, k int) (next tagState, keep bool) {
 	next.begun = true
 	switch f.kinds[k] {
 	case kindOpen:
-		next = tagState{phase: phaseReasoning, opened: true, seen: true, begun: true}
+		next = tagState{phase: phaseReasoning, opened: true, seen: true, begun: true, trimming: f.trimOpen != "", labeling: f.label != ""}
 	case kindClose:
 		if s.phase == phaseReasoning {
 			next = tagState{phase: phaseContent, seen: true, begun: true, trimming: f.trimContent != ""}
@@ -173,9 +243,13 @@ func (f *tagFamily) step(s tagState, k int) (next tagState, keep bool) {
 			next = tagState{phase: phaseContent, seen: true, begun: true}
 		}
 	case kindTool:
-		next = tagState{phase: phaseContent, seen: true, begun: true}
+		next = tagState{phase: phaseContent, seen: s.seen || s.phase == phaseReasoning, begun: true, inTool: f.toolBlocks}
+		keep = true
+	case kindToolClose:
+		next.inTool = false
 		keep = true
 	}
+	next.inTail = f.kinds[k] == kindTail
 	return next, keep
 }
 
@@ -198,10 +272,12 @@ type machine struct {
 	sc    marker.Scanner
 	pos   int     // offset of the next byte the scanner returns
 	ws    []piece // trailing reasoning whitespace held back (trimReasoning)
+	lab   []piece // the start of a block held while it may be the label (label)
+	labn  int     // bytes in lab
 }
 
 func (m *machine) reset(f *tagFamily, s tagState) {
-	m.fam, m.state, m.pos, m.ws = f, s, 0, m.ws[:0]
+	m.fam, m.state, m.pos, m.ws, m.lab, m.labn = f, s, 0, m.ws[:0], m.lab[:0], 0
 	m.sc.Reset(f.markers)
 	m.sc.SetActive(f.active(s))
 }
@@ -228,6 +304,9 @@ func (m *machine) feed(text string, accept func(k, at int) bool, out emitter) {
 			continue
 		}
 		next, keep := m.fam.step(m.state, k)
+		if next.phase != m.state.phase || next.labeling {
+			m.settleLabel(out) // the block ends, or another begins
+		}
 		if next.phase != m.state.phase {
 			m.ws = m.ws[:0] // reasoning ended: its trailing whitespace goes
 		}
@@ -243,6 +322,7 @@ func (m *machine) feed(text string, accept func(k, at int) bool, out emitter) {
 // trailing whitespace of reasoning is dropped.
 func (m *machine) finish(out emitter) {
 	m.text(m.sc.Flush(), out)
+	m.settleLabel(out)
 	m.ws = m.ws[:0]
 }
 
@@ -265,11 +345,42 @@ func (m *machine) begin() {
 	}
 }
 
-// emit sends s to the current section, applying the family's whitespace
-// rules: trailing whitespace of reasoning waits until more reasoning comes
-// (and is dropped when the block ends); leading trimContent characters of
-// content are dropped.
+// emit sends s to the current section, applying the family's rules: the
+// tail of a tail marker is dropped; leading trimContent characters of
+// content, and trimOpen characters of a block, are dropped; trailing
+// whitespace of reasoning waits until more reasoning comes (and is dropped
+// when the block ends).
 func (m *machine) emit(s string, at int, out emitter) {
+	if m.state.inTail {
+		t := strings.TrimLeft(s, m.fam.tail.chars)
+		if t != "" {
+			m.state.inTail = false
+			if t[0] == m.fam.tail.end {
+				t = t[1:]
+			}
+		}
+		at, s = at+len(s)-len(t), t
+		if s == "" {
+			return
+		}
+	}
+	if m.state.labeling {
+		if s, at = m.label(s, at, out); s == "" {
+			return
+		}
+	}
+	if m.state.trimming {
+		cut := m.fam.trimContent
+		if m.state.phase == phaseReasoning {
+			cut = m.fam.trimOpen
+		}
+		t := strings.TrimLeft(s, cut)
+		if t == "" {
+			return
+		}
+		m.state.trimming = false
+		at, s = at+len(s)-len(t), t
+	}
 	switch {
 	case m.state.phase == phaseReasoning && m.fam.trimReasoning:
 		body := strings.TrimRight(s, m.fam.spaces)
@@ -285,16 +396,56 @@ func (m *machine) emit(s string, at int, out emitter) {
 		if len(body) < len(s) {
 			m.ws = append(m.ws, piece{s[len(body):], at + len(body)})
 		}
-	case m.state.phase == phaseContent && m.state.trimming:
-		t := strings.TrimLeft(s, m.fam.trimContent)
-		if t == "" {
-			return
-		}
-		m.state.trimming = false
-		out(phaseContent, t, at+len(s)-len(t))
 	default:
 		out(m.state.phase, s, at)
 	}
+}
+
+// label matches s, text at offset at at the start of a block, against the
+// family's label. It returns what follows the label once the label is
+// complete, nothing while s may still be part of it, and all of s (after
+// the text held so far) when the block does not begin with it.
+func (m *machine) label(s string, at int, out emitter) (string, int) {
+	want := m.fam.label[m.labn:]
+	n := 0
+	for n < len(s) && n < len(want) && s[n] == want[n] {
+		n++
+	}
+	switch {
+	case n == len(want): // the whole label: dropped
+		m.lab, m.labn, m.state.labeling = m.lab[:0], 0, false
+		return s[n:], at + n
+	case n == len(s): // a prefix of the label so far: held
+		m.lab = append(m.lab, piece{s, at})
+		m.labn += n
+		return "", at
+	}
+	m.releaseLabel(out)
+	return s, at
+}
+
+// settleLabel ends the label's hold when its block or the output ends: the
+// label short of its trailing whitespace is dropped, other text is
+// reasoning.
+func (m *machine) settleLabel(out emitter) {
+	if !m.state.labeling {
+		return
+	}
+	if m.labn == len(strings.TrimRight(m.fam.label, m.fam.spaces)) {
+		m.lab, m.labn, m.state.labeling = m.lab[:0], 0, false
+		return
+	}
+	m.releaseLabel(out)
+}
+
+// releaseLabel emits the text held as a possible label: the block turned out
+// not to begin with it.
+func (m *machine) releaseLabel(out emitter) {
+	m.state.labeling = false
+	for _, p := range m.lab {
+		m.emit(p.s, p.at, out)
+	}
+	m.lab, m.labn = m.lab[:0], 0
 }
 
 // thinkTag is one response's parser of a think-tag family.
@@ -310,12 +461,11 @@ type thinkTag struct {
 	// with the text around it), or the family drops whitespace.
 	textIDs bool
 
-	// IDs beat text (spec policy 5): once deltas carry IDs, a single-token
-	// marker's text counts only as far as its ID has been seen.
-	single   []int                  // by marker: its ID when it is one token, else -1
-	pending  [marker.MaxMarkers]int // by marker: IDs seen whose text has not been matched yet
-	idMode   bool                   // some delta carried IDs
-	finished bool
+	stream
+	ended endMemo // what IsReasoningEndStreaming saw last
+	// boundaryEnded is the end check's answer at a turn boundary, for a
+	// family with boundaryEnds.
+	boundaryEnded bool
 }
 
 func (p *thinkTag) fam() *tagFamily { return p.m.fam }
@@ -325,22 +475,19 @@ func (p *thinkTag) fam() *tagFamily { return p.m.fam }
 // off mode is offIdentity has no reasoning at all, and the identity parser
 // is returned.
 func (f *tagFamily) newParser(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
-	p := &thinkTag{seqs: make([][]int, len(f.markers)), single: make([]int, len(f.markers)), tok: tok}
-	delims := make([]tokenizer.Delimiter, len(f.markers))
-	for i, text := range f.markers {
-		d, err := tokenizer.Resolve(tok, text)
-		if err != nil {
-			return nil, fmt.Errorf("delimiter %q: %w", text, err)
-		}
-		delims[i], p.seqs[i], p.single[i] = d, d.IDs, -1
-		if d.Single() {
-			p.single[i] = d.IDs[0]
-		} else if tok != nil {
+	p := &thinkTag{seqs: make([][]int, len(f.markers)), tok: tok}
+	delims, err := p.resolve(tok, f.markers)
+	if err != nil {
+		return nil, err
+	}
+	for i, d := range delims {
+		p.seqs[i] = d.IDs
+		if tok != nil && !d.Single() {
 			p.textIDs = true
 		}
 	}
-	if tok != nil && (f.trimReasoning || f.trimContent != "") {
-		p.textIDs = true // tokens of dropped whitespace belong to no section
+	if tok != nil && (f.trimReasoning || f.trimContent != "" || f.trimOpen != "" || f.label != "" || len(f.tails) > 0) {
+		p.textIDs = true // tokens of dropped whitespace or tails belong to no section
 	}
 	for _, b := range f.boundaries {
 		// Boundaries only narrow the end check; a vocabulary without them is fine.
@@ -353,6 +500,9 @@ func (f *tagFamily) newParser(tok tokenizer.Tokenizer, cfg reasoning.Config) (re
 		return newIdentity(), nil
 	}
 	p.start = start
+	if f.boundaryEnds != nil {
+		p.boundaryEnded = f.boundaryEnds(cfg)
+	}
 	p.m.reset(f, start)
 	return p, nil
 }
@@ -371,17 +521,26 @@ func (f *tagFamily) newParser(tok tokenizer.Tokenizer, cfg reasoning.Config) (re
 //     an opening marker opens another only in a family that re-enters.
 //  6. The family's default.
 //
+// A family with responseIn reads the prompt by running the machine over its
+// part of it, in steps 2 and 5: the state that leaves is where the response
+// starts.
+//
 // So thinking off wins over a prompt that agrees with it: the usual
 // thinking-disabled prefill does not turn the identity into a parser that
 // drops stray closers.
 func (f *tagFamily) startState(tok tokenizer.Tokenizer, cfg reasoning.Config, delims []tokenizer.Delimiter) (s tagState, ok bool) {
 	force := cfg.ForceReasoning
 	if force != nil && *force {
-		return tagState{phase: phaseReasoning, seen: true}, true
+		return tagState{phase: phaseReasoning, seen: true, labeling: f.label != ""}, true
 	}
 	prompt, fromPrompt := f.fromPrompt(tok, cfg, delims)
+	ps := tagState{phase: prompt, seen: true, labeling: prompt == phaseReasoning && f.label != ""} // where the prompt leaves the response
+	if f.responseIn != nil {
+		ps, fromPrompt = f.replay(tok, cfg)
+		prompt = ps.phase
+	}
 	if force == nil && fromPrompt && prompt == phaseReasoning {
-		return tagState{phase: phaseReasoning, seen: true}, true
+		return ps, true
 	}
 	if f.thinking != nil && !f.thinking(cfg) {
 		switch f.off {
@@ -397,9 +556,37 @@ func (f *tagFamily) startState(tok tokenizer.Tokenizer, cfg reasoning.Config, de
 	case force != nil || !fromPrompt && f.startContent:
 		return tagState{phase: phaseContent}, true
 	case fromPrompt:
-		return tagState{phase: phaseContent, seen: true}, true
+		return ps, true
 	}
-	return tagState{phase: phaseReasoning, seen: true, opened: f.startOpened}, true
+	return f.defaultStart(), true
+}
+
+// defaultStart is where a response starts without prompt, switch or force.
+func (f *tagFamily) defaultStart() tagState {
+	if f.startContent {
+		return tagState{phase: phaseContent}
+	}
+	return tagState{phase: phaseReasoning, seen: true, opened: f.startOpened, labeling: f.label != ""}
+}
+
+// replay runs the machine over the part of the prompt that belongs to the
+// response (responseIn), from the family's default start, and returns the
+// state it leaves; ok is false without a prompt. Prompt IDs, when a
+// tokenizer can read them, are decoded to give the prompt's text.
+func (f *tagFamily) replay(tok tokenizer.Tokenizer, cfg reasoning.Config) (s tagState, ok bool) {
+	text := cfg.PromptText
+	if tok != nil && len(cfg.PromptIDs) > 0 {
+		text = tok.Decode(cfg.PromptIDs)
+	}
+	if text == "" {
+		return tagState{}, false
+	}
+	var m machine
+	m.reset(f, f.defaultStart())
+	m.feed(f.responseIn(text), func(int, int) bool { return true }, func(phase, string, int) {})
+	s = m.state
+	s.begun = false // the output has not begun
+	return s, true
 }
 
 // fromPrompt applies spec policy 4: it reports the phase a prompt leaves
@@ -443,58 +630,25 @@ func (f *tagFamily) fromPrompt(tok tokenizer.Tokenizer, cfg reasoning.Config, de
 func (p *thinkTag) Extract(output string) reasoning.Message {
 	var m machine
 	m.reset(p.fam(), p.start)
-	var r, c pieces
-	out := func(ph phase, s string, _ int) { r.addTo(&c, ph, s) }
-	m.feed(output, func(int, int) bool { return true }, out)
-	m.finish(out)
-	return reasoning.Message{Reasoning: r.String(), Content: c.String()}
+	return collectText(&m, output)
 }
 
 func (p *thinkTag) ExtractStreaming(d reasoning.Delta) reasoning.Message {
-	if p.finished {
+	if !p.take(d) {
 		return reasoning.Message{}
-	}
-	if d.IDs != nil {
-		p.idMode = true
-		p.see(d.IDs)
 	}
 	var r, c pieces
 	p.m.feed(d.Text, p.backed, func(ph phase, s string, _ int) { r.addTo(&c, ph, s) })
-	return reasoning.Message{Reasoning: r.String(), Content: c.String()}
+	return message(&r, &c)
 }
 
 func (p *thinkTag) Finish() reasoning.Message {
-	if p.finished {
+	if !p.finish() {
 		return reasoning.Message{}
 	}
-	p.finished = true
 	var r, c pieces
 	p.m.finish(func(ph phase, s string, _ int) { r.addTo(&c, ph, s) })
-	return reasoning.Message{Reasoning: r.String(), Content: c.String()}
-}
-
-// see counts the single-token markers among ids.
-func (p *thinkTag) see(ids []int) {
-	for _, id := range ids {
-		for k, s := range p.single {
-			if s == id {
-				p.pending[k]++
-			}
-		}
-	}
-}
-
-// backed reports whether a marker found in text is a marker: always with
-// text alone, and with IDs only when its ID has arrived.
-func (p *thinkTag) backed(k, _ int) bool {
-	if !p.idMode || p.single[k] < 0 {
-		return true
-	}
-	if p.pending[k] > 0 {
-		p.pending[k]--
-		return true
-	}
-	return false
+	return message(&r, &c)
 }
 
 // pieces gathers the text one call emits for one section, copying only when
@@ -620,7 +774,8 @@ func newBasic(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, 
 
 // entry describes the family for the registry-wide tests.
 func (f *tagFamily) entry() catalog.Entry {
-	return catalog.Entry{Markers: f.markers, Boundaries: f.boundaries, StripsSpace: f.trimReasoning || f.trimContent != ""}
+	return catalog.Entry{Markers: f.markers, Boundaries: f.boundaries, StripsSpace: f.trimReasoning || f.trimContent != "" || f.trimOpen != "",
+		Tails: f.tails, TailChars: f.tail.chars, TailEnd: f.tail.end, Headers: f.label != ""}
 }
 
 var nemotronDeciFamily = newTagFamily(tagSpec{

@@ -2,6 +2,7 @@ package parsers
 
 import (
 	"github.com/reasoning-go/reasoning/internal/marker"
+	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
 // This file holds the ID-level methods of the think-tag base. A marker that
@@ -26,23 +27,58 @@ func (p *thinkTag) IsReasoningEnd(ids []int) bool {
 	return p.endAfter(ids, 0)
 }
 
-// IsReasoningEndStreaming answers for the newest delta alone: it looks only at
-// markers that end inside delta (a multi-token marker may begin before it).
-// A delta without markers gets the answer for a response without markers, so
-// ask it for each delta until it first reports true.
+// IsReasoningEndStreaming answers as IsReasoningEnd(ids) does, where delta
+// is the newest part of ids. Called for the consecutive deltas of one
+// sequence, it looks only at the newest delta (and the few IDs before it a
+// multi-token marker may begin in): it remembers the last marker of the IDs
+// it saw before.
 func (p *thinkTag) IsReasoningEndStreaming(ids, delta []int) bool {
-	return p.endAfter(ids, max(0, len(ids)-len(delta)))
+	if p.tok == nil {
+		return p.answer(noEvent)
+	}
+	from := max(0, len(ids)-len(delta))
+	k := p.lastEvent(ids, from)
+	if k == noEvent {
+		if p.ended.n == from && p.ended.valid {
+			k = p.ended.last
+		} else {
+			k = p.lastEvent(ids[:from], 0)
+		}
+	}
+	p.ended = endMemo{n: len(ids), last: k, valid: true}
+	return p.answer(k)
+}
+
+// endMemo is what IsReasoningEndStreaming remembers of the IDs it saw: how
+// many, and their last marker.
+type endMemo struct {
+	n     int
+	last  int
+	valid bool
 }
 
 // endAfter answers the end check from the last marker or boundary that ends
 // after position from.
 func (p *thinkTag) endAfter(ids []int, from int) bool {
-	startsInContent := p.start.phase == phaseContent
 	if p.tok == nil {
-		return startsInContent
+		return p.answer(noEvent)
 	}
-	switch k := p.lastEvent(ids, from); k {
-	case noEvent, boundaryEvent:
+	return p.answer(p.lastEvent(ids, from))
+}
+
+// answer is the end check's answer when k is the last marker or boundary.
+func (p *thinkTag) answer(k int) bool {
+	// A family whose end check needs a marker answers false for a response
+	// that starts in content by default (not from a prompt that closed the
+	// block) until one shows the end.
+	startsInContent := p.start.phase == phaseContent && (p.start.seen || !p.fam().endNeedsMarker)
+	switch k {
+	case boundaryEvent:
+		if p.fam().boundaryEnds != nil {
+			return p.boundaryEnded
+		}
+		return startsInContent
+	case noEvent:
 		return startsInContent
 	default:
 		return p.fam().kinds[k] != kindOpen
@@ -50,10 +86,12 @@ func (p *thinkTag) endAfter(ids []int, from int) bool {
 }
 
 // lastEvent returns the last marker or boundary in ids that ends after
-// position from: a marker's index, boundaryEvent or noEvent.
+// position from: a marker's index, boundaryEvent or noEvent. Markers that
+// only drop text (drops, tails) or close a tool-call block say nothing of
+// where reasoning stands and are passed over.
 func (p *thinkTag) lastEvent(ids []int, from int) int {
 	if !p.textIDs {
-		pos, k := marker.LastIndexAny(ids, p.seqs, p.allMarkers(), from)
+		pos, k := marker.LastIndexAny(ids, p.seqs, p.deciders(), from)
 		// A boundary that is also a marker (PLaMo's end of turn) scopes.
 		if b, _ := marker.LastIndexAny(ids, p.bounds, allOf(p.bounds), from); b >= 0 && b >= pos {
 			return boundaryEvent
@@ -64,14 +102,23 @@ func (p *thinkTag) lastEvent(ids []int, from int) int {
 	// A marker that ends after from began at most its length in bytes, so
 	// at most that many tokens, earlier.
 	p.events(ids, max(0, from-p.longestMarker()), func(k, _, end int) {
-		if end > from {
+		if end > from && (k < 0 || p.deciders()&(1<<k) != 0) {
 			last = k
 		}
 	})
 	return last
 }
 
-func (p *thinkTag) allMarkers() uint64 { return 1<<len(p.fam().markers) - 1 }
+// deciders returns the markers that show where reasoning stands: openers,
+// closers, ends and tool-call openers.
+func (p *thinkTag) deciders() uint64 {
+	f := p.fam()
+	m := f.bits[kindClose] | f.bits[kindEnd] | f.bits[kindTool]
+	if !f.openAtStart { // an opener anywhere but the start of the output is text
+		m |= f.bits[kindOpen]
+	}
+	return m
+}
 
 func allOf[T any](s []T) uint64 { return 1<<len(s) - 1 }
 
@@ -170,14 +217,14 @@ func (p *thinkTag) walk(ids []int, s tagState, visit func(id int, ph phase)) {
 // tokenText follows the decoded text of a run of tokens: where each token's
 // text begins, so that a byte range of the text maps back to tokens.
 type tokenText struct {
-	p     *thinkTag
+	tok   tokenizer.Tokenizer
 	ids   []int
 	start []int // start[i] is the offset of token i's text; start[len] the end so far
 }
 
 // feed decodes token i, records where its text begins and returns the text.
 func (t *tokenText) feed(i int) string {
-	s := t.p.tok.Decode(t.ids[i : i+1])
+	s := t.tok.Decode(t.ids[i : i+1])
 	if len(t.start) == 0 {
 		t.start = append(t.start, 0)
 	}
@@ -203,7 +250,7 @@ func (t *tokenText) tokens(a, b int) (first, last int) {
 // (end exclusive, as an index into ids), and for each boundary token
 // (k = boundaryEvent). A single-token marker counts only as its own token.
 func (p *thinkTag) events(ids []int, from int, fn func(k, start, end int)) {
-	t := tokenText{p: p, ids: ids[from:]}
+	t := tokenText{tok: p.tok, ids: ids[from:]}
 	var sc marker.Scanner
 	sc.Reset(p.fam().markers)
 	at := 0 // bytes of text consumed so far
@@ -243,10 +290,25 @@ func isBoundary(id int, bounds [][]int) bool {
 // ExtractStreaming runs it, and each byte's section is credited to the token
 // it came from.
 func (p *thinkTag) walkText(ids []int, s tagState, visit func(id int, ph phase)) {
-	t := tokenText{p: p, ids: ids}
 	var m machine
 	m.reset(p.fam(), s)
-	done := [2]int{-1, -1} // by phase: the last token visited for it
+	creditTokens(p.tok, ids, p.fam().markers, p.single, &m, visit)
+}
+
+// A textMachine splits text fed piece by piece into sections, reporting
+// each piece with its offset: the think-tag machine and Harmony's.
+type textMachine interface {
+	feed(text string, accept func(k, at int) bool, out emitter)
+	finish(out emitter)
+}
+
+// creditTokens runs m over the decoded text of ids, one token at a time,
+// and calls visit with each token and every section its text falls in, in
+// order. single[k] is marker k's ID when the marker is one token, else -1:
+// such a marker counts only as that very token.
+func creditTokens(tok tokenizer.Tokenizer, ids []int, markers []string, single []int, m textMachine, visit func(id int, ph phase)) {
+	t := tokenText{tok: tok, ids: ids}
+	done := [2]int{-1, -1} // by section: the last token visited for it
 	out := func(ph phase, text string, at int) {
 		first, last := t.tokens(at, at+len(text))
 		for i := max(first, done[ph]+1); i <= last; i++ {
@@ -255,11 +317,11 @@ func (p *thinkTag) walkText(ids []int, s tagState, visit func(id int, ph phase))
 		done[ph] = max(done[ph], last)
 	}
 	accept := func(k, at int) bool {
-		if p.single[k] < 0 {
+		if single[k] < 0 {
 			return true
 		}
-		first, last := t.tokens(at, at+len(p.fam().markers[k]))
-		return first == last && ids[last] == p.single[k] // else its characters, typed as other tokens
+		first, last := t.tokens(at, at+len(markers[k]))
+		return first == last && ids[last] == single[k] // else its characters, typed as other tokens
 	}
 	for i := range ids {
 		m.feed(t.feed(i), accept, out)

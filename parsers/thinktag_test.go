@@ -127,9 +127,10 @@ func TestPromptIDsBeatPromptText(t *testing.T) {
 	}
 }
 
-// TestStreamingEndCheck pins the meaning of IsReasoningEndStreaming: it
-// looks at the newest delta only, including a multi-token marker that began
-// before it.
+// TestStreamingEndCheck pins the meaning of IsReasoningEndStreaming: the
+// answer of IsReasoningEnd for the whole IDs, found from the newest delta
+// (a multi-token marker may begin before it) and what the parser remembers
+// of the IDs before it, or, asked out of sequence, by looking back.
 func TestStreamingEndCheck(t *testing.T) {
 	// A vocabulary without </think>: the closer is eight byte tokens.
 	v, err := tokenizer.NewVocab(map[string]int{"<think>": 1})
@@ -149,7 +150,7 @@ func TestStreamingEndCheck(t *testing.T) {
 		want  bool
 	}{
 		{"closer completes in delta", close - 2, close, true},
-		{"closer wholly before delta", close, close + 1, false},
+		{"closer wholly before delta", close, close + 1, true},
 		{"delta inside reasoning", 1, 2, false},
 		{"closer cut short", close - 3, close - 1, false},
 	} {
