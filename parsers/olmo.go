@@ -9,6 +9,7 @@ var olmo3Family = newTagFamily(tagSpec{
 	name:        "olmo3",
 	open:        thinkOpen,
 	close:       thinkClose,
+	boundaries:  []string{chatMLStart, chatMLEnd},
 	openAtStart: true,
 })
 
@@ -22,7 +23,10 @@ var olmo3Family = newTagFamily(tagSpec{
 // Truncation: an output without </think> is all reasoning.
 // Repeats: the first </think> ends reasoning; later ones stay in content.
 // Streaming: holds back fewer bytes than "</think>", only while they may
-// start it; Finish returns them.
+// start it; Finish returns them. The ID-level end check reads only
+// </think> (an opener counts only at the start of an output it cannot
+// see) and stops at <|im_start|> and <|im_end|>, so a closer of an earlier
+// turn in the prompt does not count.
 // Upstream: spec vllm-thinktag §23. vLLM's extract makes an output without
 // </think> content while its streaming path makes it reasoning (B6); a
 // streaming client cannot wait for a </think> that may never come, so both

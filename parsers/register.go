@@ -6,9 +6,13 @@ import (
 )
 
 // The table of contents: one line per canonical name, sorted, aliases after
-// their name; each factory lives in the file of its family.
+// their name; each factory lives in the file of its family. ("gemma-4" is an
+// alias of its own: it normalises to gemma_4, not gemma4. "kimi-k3" and
+// "deepseek-v4" need none: '-' and '_' are equal.)
 func init() {
 	register("basic", newBasic, basicFamily.entry())
+	register("cohere_command3", newCohereCommand3, cohereCommand3Family.entry())
+	register("cohere_command4", newCohereCommand4, cohereCommand4Family.entry())
 	register("deepseek_r1", newDeepSeekR1, deepseekR1Family.entry(), "nemotron_nano", "deepseek_v3_1", "deepseek_v3_2")
 	register("deepseek_v3", newDeepSeekV3, deepseekV3Family.entry())
 	register("deepseek_v4", newDeepSeekV4, deepseekV4Family.entry(), "deepseekv4")
@@ -17,6 +21,7 @@ func init() {
 	register("glm45", newGLM45, glm45Family.entry())
 	register("glm47", newGLM47, glm47Family.entry())
 	register("granite_thinking_parser", newGraniteThinking, graniteThinkingFamily.entry())
+	register("hf", newResponseTemplate, templateEntry(), "response_template")
 	register("holo2", newHolo2, holo2Family.entry())
 	register("identity", newIdentityParser, catalog.Entry{})
 	register("interns1", newInternS1, internS1Family.entry())

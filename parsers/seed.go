@@ -10,6 +10,8 @@ const (
 	seedThinkOpen  = "<seed:think>"
 	seedThinkClose = "</seed:think>"
 	seedToolCall   = "<seed:tool_call>" // ends reasoning implicitly; kept in content
+	seedBOS        = "<seed:bos>"       // turn boundaries for the end check
+	seedEOS        = "<seed:eos>"
 )
 
 var seedOSSFamily = newTagFamily(tagSpec{
@@ -17,6 +19,7 @@ var seedOSSFamily = newTagFamily(tagSpec{
 	open:        seedThinkOpen,
 	close:       seedThinkClose,
 	tools:       []string{seedToolCall},
+	boundaries:  []string{seedBOS, seedEOS},
 	absorbOpens: true,
 	dropCloses:  true,
 	thinking:    switchOf(true, "enable_thinking"),
@@ -33,7 +36,9 @@ var seedOSSFamily = newTagFamily(tagSpec{
 // Truncation: an unclosed block is reasoning.
 // Repeats: as qwen3, with these markers.
 // Streaming: holds back fewer bytes than the longest marker, only while they
-// may start one; Finish returns them.
+// may start one; Finish returns them. The ID-level end check stops at
+// <seed:bos> and <seed:eos>, so reasoning replayed in an earlier turn does
+// not count (the newest engine test).
 // Upstream: spec vllm-thinktag §12 (engine). The legacy
 // SeedOSSReasoningParser is the base class with these tags; its test expects
 // tagless text to be reasoning in streaming too, as here.
