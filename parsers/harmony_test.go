@@ -1,0 +1,116 @@
+package parsers_test
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/reasoning-go/reasoning"
+	"github.com/reasoning-go/reasoning/internal/conformance"
+	"github.com/reasoning-go/reasoning/internal/testvocab"
+)
+
+func FuzzBeam(f *testing.F)         { conformance.Fuzz(f, "beam", casesDir) }
+func FuzzOpenAIGptOss(f *testing.F) { conformance.Fuzz(f, "openai_gptoss", casesDir) }
+
+// TestHarmonyRealVocab streams every Harmony case one real o200k_harmony
+// token per delta, with IDs, and checks the ID methods on real IDs.
+func TestHarmonyRealVocab(t *testing.T) {
+	conformance.RunVocab(t, "../testdata/cases/openai_gptoss.json", "gpt-oss")
+	conformance.RunVocab(t, "../testdata/cases/beam.json", "gpt-oss")
+
+	tok := testvocab.Load(t, "gpt-oss")
+	p, err := reasoning.New("openai_gptoss", tok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const (
+		thought = "The user wants a number. 6 × 7 = 42."
+		answer  = "The answer is **42**."
+	)
+	out := "<|channel|>analysis<|message|>" + thought + "<|end|><|start|>assistant<|channel|>final<|message|>" + answer + "<|return|>"
+	ids := tok.Encode(out)
+	for _, m := range []string{"<|channel|>", "<|message|>", "<|end|>", "<|start|>", "<|return|>"} {
+		if _, ok := tok.TokenID(m); !ok {
+			t.Fatalf("%s is not one token of o200k_harmony", m)
+		}
+	}
+	if !p.IsReasoningEnd(ids) {
+		t.Error("IsReasoningEnd = false after the final message began")
+	}
+	msg, _ := tok.TokenID("<|message|>")
+	for i := range ids {
+		if ended := p.IsReasoningEnd(ids[:i+1]); ended != (i >= lastIndex(ids, msg)) {
+			t.Fatalf("IsReasoningEnd after token %d = %v", i, ended)
+		}
+	}
+	if got := tok.Decode(p.ExtractContentIDs(ids)); got != answer {
+		t.Errorf("ExtractContentIDs decodes to %q, want %q", got, answer)
+	}
+	if got, want := p.CountReasoningTokens(ids), len(tok.Encode(thought)); got != want {
+		t.Errorf("CountReasoningTokens = %d, want %d", got, want)
+	}
+
+	// The previous turn's final answer does not end this turn's reasoning.
+	prompt := "<|start|>user<|message|>Hi<|end|><|start|>assistant<|channel|>final<|message|>Hello!<|end|><|start|>user<|message|>And?<|end|><|start|>assistant"
+	if p.IsReasoningEnd(tok.Encode(prompt)) {
+		t.Error("IsReasoningEnd = true for a prompt whose final message is an earlier turn's")
+	}
+	if p.IsReasoningEnd(tok.Encode(prompt + "<|channel|>analysis<|message|>Hmm")) {
+		t.Error("IsReasoningEnd = true inside this turn's analysis")
+	}
+
+	// Control tokens typed as ordinary tokens are text (spec policy 5).
+	typed := append(tok.Encode("<|channel|>final<|message|>Write "), tok.Encode("<|")...)
+	typed = append(typed, tok.Encode("end|> to stop.")...)
+	var deltas []reasoning.Delta
+	for _, id := range typed {
+		deltas = append(deltas, reasoning.Delta{Text: tok.Decode([]int{id}), IDs: []int{id}})
+	}
+	q, _ := reasoning.New("openai_gptoss", tok)
+	if diff := cmp.Diff(reasoning.Message{Content: "Write <|end|> to stop."}, reasoning.Collect(q, deltas)); diff != "" {
+		t.Errorf("typed control token: Collect mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func lastIndex(ids []int, id int) int {
+	for i := len(ids) - 1; i >= 0; i-- {
+		if ids[i] == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// TestHarmonySegments checks the Segmenter interface: streamed pieces of a
+// tool call add up to the whole segment, and pass through WithStreamReasoning.
+func TestHarmonySegments(t *testing.T) {
+	out := "<|channel|>analysis<|message|>Need data.<|end|><|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{\"city\": \"Paris\"}<|call|>"
+	want := []reasoning.Segment{{Index: 0, Channel: "commentary", Recipient: "functions.get_weather", ContentType: "json", Text: `{"city": "Paris"}`, Done: true}}
+	for _, opts := range [][]reasoning.Option{nil, {reasoning.WithStreamReasoning(false)}} {
+		p, err := reasoning.New("gpt-oss", nil, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seg, ok := p.(reasoning.Segmenter)
+		if !ok {
+			t.Fatalf("%T does not implement reasoning.Segmenter", p)
+		}
+		if diff := cmp.Diff(want, seg.ExtractSegments(out)); diff != "" {
+			t.Errorf("ExtractSegments mismatch (-want +got):\n%s", diff)
+		}
+		var pieces []reasoning.Segment
+		for i := 0; i < len(out); i += 5 {
+			p.ExtractStreaming(reasoning.Delta{Text: out[i:min(len(out), i+5)]})
+			pieces = append(pieces, seg.Segments()...)
+		}
+		p.Finish()
+		pieces = append(pieces, seg.Segments()...)
+		if len(pieces) < 2 {
+			t.Errorf("the tool call arrived in %d pieces; want it streamed", len(pieces))
+		}
+		if diff := cmp.Diff(want, conformance.MergeSegments(pieces)); diff != "" {
+			t.Errorf("streamed segments mismatch (-want +got):\n%s", diff)
+		}
+	}
+}

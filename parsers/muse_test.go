@@ -1,0 +1,114 @@
+package parsers_test
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/reasoning-go/reasoning"
+	"github.com/reasoning-go/reasoning/internal/conformance"
+	"github.com/reasoning-go/reasoning/tokenizer"
+)
+
+func FuzzMuseGlimmer(f *testing.F) { conformance.Fuzz(f, "muse_glimmer", casesDir) }
+func FuzzMuseSpark(f *testing.F)   { conformance.Fuzz(f, "muse_spark", casesDir) }
+
+// TestMuseMixedTokens streams every Muse case one real token per delta
+// through o200k_harmony (gpt-oss), a stand-in for Muse's own vocabulary,
+// which is not available: <|start|> and <|message|> are special tokens
+// there, found by their IDs, while <|eom|> and <|eot|> are several ordinary
+// tokens, found by their text, as vLLM says Muse's markers may be.
+func TestMuseMixedTokens(t *testing.T) {
+	conformance.RunVocab(t, casesDir+"/muse_glimmer.json", "gpt-oss")
+	conformance.RunVocab(t, casesDir+"/muse_spark.json", "gpt-oss")
+}
+
+// TestMuseAliases checks the names SGLang and Dynamo use.
+func TestMuseAliases(t *testing.T) {
+	for alias, want := range map[string]string{"muse": "muse_glimmer", "muse-glimmer": "muse_glimmer", "muse_spark_open": "muse_spark", "muse-spark-open": "muse_spark"} {
+		if got, ok := reasoning.Default.Canonical(alias); !ok || got != want {
+			t.Errorf("Canonical(%q) = %q, %v; want %q", alias, got, ok, want)
+		}
+	}
+}
+
+// TestMuseSparkSegments streams a tool call through muse_spark in small
+// deltas: its pieces add up to the segment ExtractSegments gives, and the
+// answer after it is content; WithStreamReasoning(false) passes segments
+// through.
+func TestMuseSparkSegments(t *testing.T) {
+	out := " to=self<|message|>Need the weather.<|eom|><|start|>assistant to=weather.get<|message|>" +
+		`<atem:function_calls><atem:invoke name="weather.get"><atem:parameter name="city">Paris</atem:parameter></atem:invoke></atem:function_calls>` +
+		"<|eom|><|start|>assistant to=user<|message|>It is sunny.<|eot|>"
+	want := []reasoning.Segment{{Index: 0, Recipient: "weather.get", Done: true,
+		Text: `<atem:function_calls><atem:invoke name="weather.get"><atem:parameter name="city">Paris</atem:parameter></atem:invoke></atem:function_calls>`}}
+	for _, opts := range [][]reasoning.Option{nil, {reasoning.WithStreamReasoning(false)}} {
+		p, err := reasoning.New("muse_spark", nil, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seg, ok := p.(reasoning.Segmenter)
+		if !ok {
+			t.Fatalf("%T does not implement reasoning.Segmenter", p)
+		}
+		if diff := cmp.Diff(want, seg.ExtractSegments(out)); diff != "" {
+			t.Errorf("ExtractSegments mismatch (-want +got):\n%s", diff)
+		}
+		var pieces []reasoning.Segment
+		var got reasoning.Message
+		for i := 0; i < len(out); i += 5 {
+			m := p.ExtractStreaming(reasoning.Delta{Text: out[i:min(len(out), i+5)]})
+			got.Reasoning += m.Reasoning
+			got.Content += m.Content
+			pieces = append(pieces, seg.Segments()...)
+		}
+		m := p.Finish()
+		got.Reasoning += m.Reasoning
+		got.Content += m.Content
+		pieces = append(pieces, seg.Segments()...)
+		if len(pieces) < 2 {
+			t.Errorf("the tool call arrived in %d pieces; want it streamed", len(pieces))
+		}
+		if diff := cmp.Diff(want, conformance.MergeSegments(pieces)); diff != "" {
+			t.Errorf("streamed segments mismatch (-want +got):\n%s", diff)
+		}
+		if diff := cmp.Diff(reasoning.Message{Reasoning: "Need the weather.", Content: "It is sunny."}, got); diff != "" {
+			t.Errorf("streamed message mismatch (-want +got):\n%s", diff)
+		}
+	}
+}
+
+// TestMuseEndCheckPerToken walks a Muse answer token by token: the end
+// check flips when the answer's <|message|> arrives, back when a to=self
+// message begins, and IsReasoningEndStreaming agrees at every step.
+func TestMuseEndCheckPerToken(t *testing.T) {
+	tok, err := tokenizer.NewVocab(map[string]int{"<|start|>": 1, "<|message|>": 2, "<|eom|>": 3, "<|eot|>": 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := " to=self<|message|>plan<|eom|><|start|>assistant to=user<|message|>Hi<|eom|><|start|>assistant to=self<|message|>more"
+	ids := tok.Encode(out)
+	for _, name := range []string{"muse_glimmer", "muse_spark"} {
+		p, _ := reasoning.New(name, tok)
+		q, _ := reasoning.New(name, tok)
+		var flips []string
+		last := false
+		for i := 1; i <= len(ids); i++ {
+			ended := p.IsReasoningEnd(ids[:i])
+			if s := q.IsReasoningEndStreaming(ids[:i], ids[i-1:i]); s != ended {
+				t.Fatalf("%s: IsReasoningEndStreaming at %d = %v, IsReasoningEnd = %v", name, i, s, ended)
+			}
+			if ended != last {
+				flips = append(flips, tok.Decode(ids[:i]))
+				last = ended
+			}
+		}
+		want := []string{
+			" to=self<|message|>plan<|eom|><|start|>assistant to=user<|message|>",
+			" to=self<|message|>plan<|eom|><|start|>assistant to=user<|message|>Hi<|eom|><|start|>assistant to=self<|message|>",
+		}
+		if diff := cmp.Diff(want, flips); diff != "" {
+			t.Errorf("%s: the end check flips after (-want +got):\n%s", name, diff)
+		}
+	}
+}
