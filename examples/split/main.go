@@ -2,7 +2,7 @@
 //
 // Usage:
 //
-//	go run ./examples/split -parser NAME [-stream] [-chunk N] [-thinking=BOOL] [-prompt FILE] FILE
+//	go run ./examples/split -parser NAME [-stream] [-chunk N] [-vocab DIR] [-thinking=BOOL] [-prompt FILE] FILE
 //
 // FILE is the raw output of a reasoning model, or - for standard input. split
 // prints {"reasoning": ..., "content": ...}. With -stream it feeds the output
@@ -10,8 +10,11 @@
 // that emitted something, then the totals. -thinking sets the request's
 // enable_thinking and thinking switches; -prompt names a file holding the
 // rendered generation prompt, from which the parser learns whether the
-// response starts inside reasoning. JSON cannot hold bytes that are not
-// UTF-8: encoding/json prints them as U+FFFD.
+// response starts inside reasoning. -vocab names a model folder
+// (tokenizer.json, or a tiktoken file with tokenizer_config.json): with it,
+// -stream feeds one real token per delta, with its ID, and families that
+// read tokenizer metadata ("hf") can be built. JSON cannot hold bytes that
+// are not UTF-8: encoding/json prints them as U+FFFD.
 package main
 
 import (
@@ -26,6 +29,7 @@ import (
 
 	"github.com/reasoning-go/reasoning"
 	_ "github.com/reasoning-go/reasoning/parsers"
+	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
 func main() {
@@ -53,14 +57,15 @@ func run(args []string, stdin io.Reader, stdout io.Writer) error {
 	stream := fs.Bool("stream", false, "stream the output in deltas and print each emitted delta")
 	chunk := fs.Int("chunk", 4, "delta size in `bytes` with -stream")
 	promptFile := fs.String("prompt", "", "`file` holding the rendered generation prompt")
+	vocab := fs.String("vocab", "", "model `folder` whose tokenizer to use (stream one token per delta)")
 	var thinking optionalBool
 	fs.Var(&thinking, "thinking", "set enable_thinking and thinking to this value")
 	fs.SetOutput(io.Discard)
 	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w\nusage: split -parser NAME [-stream] [-chunk N] [-thinking=BOOL] [-prompt FILE] FILE", err)
+		return fmt.Errorf("%w\n%s", err, usage)
 	}
 	if *name == "" || fs.NArg() != 1 {
-		return errors.New("usage: split -parser NAME [-stream] [-chunk N] [-thinking=BOOL] [-prompt FILE] FILE")
+		return errors.New(usage)
 	}
 	if *chunk < 1 {
 		return fmt.Errorf("-chunk %d: must be at least 1", *chunk)
@@ -68,6 +73,12 @@ func run(args []string, stdin io.Reader, stdout io.Writer) error {
 	output, err := readInput(fs.Arg(0), stdin)
 	if err != nil {
 		return err
+	}
+	var tok tokenizer.Tokenizer
+	if *vocab != "" {
+		if tok, err = tokenizer.Load(*vocab); err != nil {
+			return err
+		}
 	}
 	var opts []reasoning.Option
 	if thinking.set {
@@ -78,9 +89,13 @@ func run(args []string, stdin io.Reader, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
-		opts = append(opts, reasoning.WithPrompt(string(prompt), nil))
+		var ids []int
+		if tok != nil {
+			ids = tok.Encode(string(prompt))
+		}
+		opts = append(opts, reasoning.WithPrompt(string(prompt), ids))
 	}
-	p, err := reasoning.New(*name, nil, opts...)
+	p, err := reasoning.New(*name, tok, opts...)
 	if err != nil {
 		return err
 	}
@@ -98,17 +113,10 @@ func run(args []string, stdin io.Reader, stdout io.Writer) error {
 		total.Content += m.Content
 		return enc.Encode(m)
 	}
-	for i := 0; i < len(output); {
-		// Cut after at least -chunk bytes, on a rune boundary as a
-		// detokenizer does, so that each printed delta is valid UTF-8.
-		end := min(len(output), i+*chunk)
-		for end < len(output) && !utf8.RuneStart(output[end]) {
-			end++
-		}
-		if err := emit(p.ExtractStreaming(reasoning.Delta{Text: output[i:end]})); err != nil {
+	for _, d := range deltas(output, *chunk, tok) {
+		if err := emit(p.ExtractStreaming(d)); err != nil {
 			return err
 		}
-		i = end
 	}
 	if err := emit(p.Finish()); err != nil {
 		return err
@@ -116,6 +124,53 @@ func run(args []string, stdin io.Reader, stdout io.Writer) error {
 	return enc.Encode(struct {
 		Total reasoning.Message `json:"total"`
 	}{total})
+}
+
+const usage = "usage: split -parser NAME [-stream] [-chunk N] [-vocab DIR] [-thinking=BOOL] [-prompt FILE] FILE"
+
+// deltas cuts output as a stream would carry it: with a tokenizer, one
+// token per delta with its ID, its text held back while it ends inside a
+// rune (as a detokenizer does); without, after about chunk bytes on a rune
+// boundary. Each delta's text is then valid UTF-8 whenever output is.
+func deltas(output string, chunk int, tok tokenizer.Tokenizer) []reasoning.Delta {
+	var ds []reasoning.Delta
+	if tok != nil {
+		var pending string
+		ids := tok.Encode(output)
+		for i, id := range ids {
+			text := pending + tok.Decode([]int{id})
+			cut := wholeRunes(text)
+			if i == len(ids)-1 {
+				cut = len(text)
+			}
+			ds = append(ds, reasoning.Delta{Text: text[:cut], IDs: []int{id}})
+			pending = text[cut:]
+		}
+		return ds
+	}
+	for i := 0; i < len(output); {
+		end := min(len(output), i+chunk)
+		for end < len(output) && !utf8.RuneStart(output[end]) {
+			end++
+		}
+		ds = append(ds, reasoning.Delta{Text: output[i:end]})
+		i = end
+	}
+	return ds
+}
+
+// wholeRunes returns the length of the longest prefix of s that does not end
+// inside an incomplete multi-byte rune.
+func wholeRunes(s string) int {
+	for i := len(s) - 1; i >= 0 && i >= len(s)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(s[i]) {
+			if utf8.FullRuneInString(s[i:]) {
+				return len(s)
+			}
+			return i
+		}
+	}
+	return len(s)
 }
 
 func readInput(path string, stdin io.Reader) (string, error) {

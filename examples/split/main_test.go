@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/reasoning-go/reasoning"
+	"github.com/reasoning-go/reasoning/internal/testvocab"
+	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
 func TestSplit(t *testing.T) {
@@ -30,6 +33,9 @@ func TestStreamTotals(t *testing.T) {
 	for _, path := range samples {
 		name := strings.TrimSuffix(filepath.Base(path), ".txt")
 		t.Run(name, func(t *testing.T) {
+			if _, err := reasoning.New(name, nil); errors.Is(err, tokenizer.ErrNoConfig) {
+				t.Skipf("%s needs a model folder (-vocab) with its tokenizer metadata", name)
+			}
 			var whole, streamed bytes.Buffer
 			require.NoError(t, run([]string{"-parser", name, path}, nil, &whole))
 			require.NoError(t, run([]string{"-parser", name, "-stream", "-chunk", "3", path}, nil, &streamed))
@@ -90,4 +96,25 @@ func TestErrors(t *testing.T) {
 			assert.Contains(t, err.Error(), tt.want, tt.args)
 		}
 	}
+}
+
+// TestVocab streams a sample one real token per delta through a real
+// vocabulary and checks the totals against the whole split.
+func TestVocab(t *testing.T) {
+	dir, ok := testvocab.Dir()
+	if !ok {
+		t.Skip("no vocabularies; set REASONING_VOCAB_DIR")
+	}
+	var whole, streamed bytes.Buffer
+	sample := "../../testdata/samples/qwen3.txt"
+	vocab := filepath.Join(dir, "qwen3")
+	require.NoError(t, run([]string{"-parser", "qwen3", "-vocab", vocab, sample}, nil, &whole))
+	require.NoError(t, run([]string{"-parser", "qwen3", "-vocab", vocab, "-stream", sample}, nil, &streamed))
+	lines := strings.Split(strings.TrimSpace(streamed.String()), "\n")
+	var total struct{ Total reasoning.Message }
+	require.NoError(t, json.Unmarshal([]byte(lines[len(lines)-1]), &total))
+	var want reasoning.Message
+	require.NoError(t, json.Unmarshal(whole.Bytes(), &want))
+	assert.Equal(t, want, total.Total)
+	assert.Greater(t, len(lines), 20, "one line per token that emitted something")
 }
