@@ -45,6 +45,10 @@ const (
 	hmEndOfText
 )
 
+// harmonyEndOfAnalysis ends an analysis message and opens the final one:
+// what a Gate forces when a thinking budget runs out.
+const harmonyEndOfAnalysis = harmonyEnd + harmonyStart + "assistant" + harmonyChannel + "final" + harmonyMessage
+
 // harmonyMaxHeader bounds the header text held back while waiting for
 // <|message|>: real headers are a few dozen bytes. Longer text, or text with
 // a newline, is not a header, and is emitted as content.
@@ -372,9 +376,10 @@ type harmony struct {
 	m       harmonyMachine
 	initial harmonyMachine // the machine before any output, for Extract
 
-	tok tokenizer.Tokenizer
+	tok    tokenizer.Tokenizer
+	endIDs []int // what ends an analysis message and begins the final one, for a Gate's budget
 	stream
-	ended harmonyMemo // what IsReasoningEndStreaming saw last
+	ended endMemo // what IsReasoningEndStreaming answered
 }
 
 // newHarmony builds the "openai_gptoss" parser (vLLM's gpt-oss reasoning
@@ -433,6 +438,9 @@ func buildHarmony(tok tokenizer.Tokenizer, cfg reasoning.Config, rawTools bool) 
 	if _, err := p.resolve(tok, harmonyMarkers); err != nil {
 		return nil, err
 	}
+	if tok != nil {
+		p.endIDs = tok.Encode(harmonyEndOfAnalysis)
+	}
 	p.initial.rawTools = rawTools
 	p.initial.reset()
 	p.initial.start(cfg, tok)
@@ -479,6 +487,11 @@ func (p *harmony) Finish() reasoning.Message {
 
 func (p *harmony) Segments() []reasoning.Segment { return p.m.takeSegments() }
 
+// EndIDs returns the IDs that end an analysis message and begin the final
+// one (reasoning.EndMarker), for a Gate's thinking budget; nil without a
+// tokenizer.
+func (p *harmony) EndIDs() []int { return p.endIDs }
+
 // IsReasoningEnd reports whether a final message has begun: the last
 // header in ids is a "final" one without a recipient and its <|message|>
 // has come. A <|start|> after it (a new message, the next turn) means not.
@@ -515,26 +528,25 @@ func (p *harmony) walk(ids []int, visit func(m *harmonyMachine, id int, ph phase
 }
 
 // IsReasoningEndStreaming answers as IsReasoningEnd(ids) does, where delta
-// is the newest part of ids. Called for the consecutive deltas of one
-// sequence, a delta without a control token keeps the last answer, so it
-// looks only at the newest delta.
+// is the newest part of ids. A delta without a control token keeps the
+// answer for the IDs before it, which it remembers for every length of the
+// sequence it has seen (so a sequence cut back and grown again costs no
+// more); so called for consecutive deltas it looks only at the newest.
 func (p *harmony) IsReasoningEndStreaming(ids, delta []int) bool {
 	from := max(0, len(ids)-len(delta))
-	if p.singleControls() && p.ended.valid && p.ended.n == from && !slices.ContainsFunc(delta, p.control) {
-		p.ended.n = len(ids)
-		return p.ended.last
+	if p.singleControls() && !slices.ContainsFunc(delta, p.control) {
+		if ans, ok := p.ended.at(from); ok {
+			p.ended.cut(from)
+			p.ended.fill(len(ids), ans)
+			return ans
+		}
 	}
-	ended := p.IsReasoningEnd(ids)
-	p.ended = harmonyMemo{n: len(ids), last: ended, valid: true}
-	return ended
-}
-
-// harmonyMemo is what IsReasoningEndStreaming remembers: how many IDs it
-// saw and its answer for them.
-type harmonyMemo struct {
-	n     int
-	last  bool
-	valid bool
+	ans := p.IsReasoningEnd(ids)
+	if len(ids) > 0 {
+		p.ended.cut(len(ids)) // the lengths inside delta stay unknown
+		p.ended.set(len(ids), ans)
+	}
+	return ans
 }
 
 // control reports whether id is one of the single-token control markers.

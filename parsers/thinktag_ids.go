@@ -30,31 +30,105 @@ func (p *thinkTag) IsReasoningEnd(ids []int) bool {
 // IsReasoningEndStreaming answers as IsReasoningEnd(ids) does, where delta
 // is the newest part of ids. Called for the consecutive deltas of one
 // sequence, it looks only at the newest delta (and the few IDs before it a
-// multi-token marker may begin in): it remembers the last marker of the IDs
-// it saw before.
+// multi-token marker may begin in): it remembers its answer for every
+// length of the sequence it has seen, so a sequence cut back (speculative
+// decoding rejecting tokens) and grown again costs no more.
 func (p *thinkTag) IsReasoningEndStreaming(ids, delta []int) bool {
 	if p.tok == nil {
 		return p.answer(noEvent)
 	}
 	from := max(0, len(ids)-len(delta))
-	k := p.lastEvent(ids, from)
-	if k == noEvent {
-		if p.ended.n == from && p.ended.valid {
-			k = p.ended.last
-		} else {
-			k = p.lastEvent(ids[:from], 0)
-		}
+	ans, ok := p.ended.at(from)
+	if !ok {
+		ans = p.answer(p.lastEvent(ids[:from], 0))
 	}
-	p.ended = endMemo{n: len(ids), last: k, valid: true}
-	return p.answer(k)
+	p.ended.cut(from)
+	p.eventsAfter(ids, from, func(k, end int) {
+		p.ended.fill(end-1, ans) // the answer holds up to the token before the event ends
+		ans = p.answer(k)
+	})
+	p.ended.fill(len(ids), ans)
+	return ans
 }
 
-// endMemo is what IsReasoningEndStreaming remembers of the IDs it saw: how
-// many, and their last marker.
+// endMemo is what IsReasoningEndStreaming remembers: its answer for each
+// length of the sequence.
 type endMemo struct {
-	n     int
-	last  int
-	valid bool
+	answers []int8 // answers[n-1]: the answer for the first n IDs; -1 where not known
+}
+
+// at returns the answer for the first n IDs, if known.
+func (m *endMemo) at(n int) (ended, ok bool) {
+	if n == 0 || n > len(m.answers) || m.answers[n-1] < 0 {
+		return false, false
+	}
+	return m.answers[n-1] == 1, true
+}
+
+// cut forgets the answers beyond the first n IDs and marks those not known
+// up to n.
+func (m *endMemo) cut(n int) {
+	for len(m.answers) < n {
+		m.answers = append(m.answers, -1)
+	}
+	m.answers = m.answers[:n]
+}
+
+// fill records answer for every length up to n.
+func (m *endMemo) fill(n int, answer bool) {
+	v := int8(0)
+	if answer {
+		v = 1
+	}
+	for len(m.answers) < n {
+		m.answers = append(m.answers, v)
+	}
+}
+
+// set records answer for the first n IDs (n > 0, at most as many as known
+// or marked).
+func (m *endMemo) set(n int, answer bool) {
+	m.answers[n-1] = 0
+	if answer {
+		m.answers[n-1] = 1
+	}
+}
+
+// eventsAfter calls fn, in order, for each marker or boundary that decides
+// the end check (see lastEvent) and ends after position from, with the
+// position it ends at.
+func (p *thinkTag) eventsAfter(ids []int, from int, fn func(k, end int)) {
+	if p.textIDs {
+		p.events(ids, max(0, from-p.longestMarker()), func(k, _, end int) {
+			if end > from && (k < 0 || p.deciders()&(1<<k) != 0) {
+				fn(k, end)
+			}
+		})
+		return
+	}
+	deciders := p.deciders()
+	for i := max(0, from-p.longestSeq()+1); i < len(ids); i++ {
+		if k := marker.MatchAt(ids, i, p.seqs, deciders); k >= 0 {
+			if end := i + len(p.seqs[k]); end > from {
+				fn(k, end)
+			}
+			i += len(p.seqs[k]) - 1
+		}
+		// After a marker on the same token: a boundary that is also a
+		// marker (PLaMo's end of turn) scopes.
+		if i >= from && isBoundary(ids[i], p.bounds) {
+			fn(boundaryEvent, i+1)
+		}
+	}
+}
+
+// longestSeq is the most tokens a marker takes.
+func (p *thinkTag) longestSeq() int {
+	n := 1
+	for _, s := range p.seqs {
+		n = max(n, len(s))
+	}
+	return n
 }
 
 // endAfter answers the end check from the last marker or boundary that ends
@@ -168,6 +242,18 @@ func (p *thinkTag) ExtractContentIDs(ids []int) []int {
 		}
 	})
 	return content
+}
+
+// EndIDs returns the IDs of the family's closing marker in this vocabulary
+// (reasoning.EndMarker), for a Gate's thinking budget; nil without a
+// tokenizer or for a family without one.
+func (p *thinkTag) EndIDs() []int {
+	for k, kind := range p.fam().kinds {
+		if kind == kindClose {
+			return p.seqs[k]
+		}
+	}
+	return nil
 }
 
 // CountReasoningTokens counts the tokens of ids that the text split puts in
