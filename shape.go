@@ -41,6 +41,9 @@ type shaped struct {
 	finished   bool
 }
 
+// Unwrap returns the family's parser.
+func (s *shaped) Unwrap() Parser { return s.Parser }
+
 func (s *shaped) Extract(output string) Message {
 	m := s.Parser.Extract(output)
 	if s.nonEmpty && m.Content == "" {

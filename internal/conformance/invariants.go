@@ -56,6 +56,13 @@ func Corpus(markers []string, seed uint64) []string {
 	return out
 }
 
+// Filler returns n bytes or so of ordinary prose without any marker, for
+// benchmarks and long streams.
+func Filler(n int) string {
+	const line = "The quick brown fox jumps over the lazy dog; 6 × 7 = 42, and 東京 is far. "
+	return strings.Repeat(line, n/len(line)+1)[:n]
+}
+
 // Settings are the request settings the invariants run under for a
 // family: thinking on, off, unset and null; WithForceReasoning on and off;
 // prompts that end in each marker.
