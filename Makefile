@@ -2,12 +2,20 @@
 GO ?= go
 FUZZTIME ?= 10s
 
-.PHONY: test bench fuzz vocab
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
+.PHONY: test bench fuzz vocab lint
 
 test:
 	@unformatted="$$(gofmt -l .)"; if [ -n "$$unformatted" ]; then echo "gofmt would change:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) test -race ./...
+
+# go vet and staticcheck (fetched through the module proxy at a fixed version).
+lint:
+	$(GO) vet ./...
+	$(GO) vet -tags hftokenizers ./tokenizer/hftokenizers/
+	$(GO) run $(STATICCHECK) ./...
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
