@@ -1,0 +1,205 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+var jsonDocs = []string{
+	`{}`, `[]`, `{"a":1}`, ` { "a" : [ 1 , -2.5e+3 , true , false , null , "x" ] } `,
+	`"\u00e9\n\"\\\/"`, `0`, `-0`, `1.0`, `1e5`, `1E-5`, `{"a":{"b":{"c":[[],[{}]]}}}`,
+	`"` + "\xff" + `"`, `"é"`,
+	// Not JSON:
+	``, `{`, `}`, `{"a"}`, `{"a":}`, `{"a":1,}`, `[1,]`, `[1 2]`, `{a:1}`, `"\x"`, `"\u12"`, `"` + "\x01" + `"`,
+	`01`, `-`, `1.`, `.5`, `1e`, `1e+`, `+1`, `tru`, `nul`, `"open`, `{"a":1}}`, `[`, `{"a":1 "b":2}`,
+}
+
+// TestScannerAgreesWithEncodingJSON checks that the scanner takes exactly
+// the documents json.Valid takes.
+func TestScannerAgreesWithEncodingJSON(t *testing.T) {
+	for _, doc := range jsonDocs {
+		assert.Equal(t, json.Valid([]byte(doc)), scanValid([]byte(doc)), "%q", doc)
+	}
+}
+
+func scanValid(b []byte) bool {
+	end, err := valueEnd(b, skipSpace(b, 0))
+	return err == nil && skipSpace(b, end) == len(b)
+}
+
+func TestAppendJSONStringAgreesWithEncodingJSON(t *testing.T) {
+	for _, s := range []string{
+		"", "plain", `"quoted" \back\slash`, "<think>&amp;</think>", "\n\r\t\b\f\x00\x1f\x7f",
+		"é 中文 🙂", "\u2028\u2029", "bad \xff\xfe utf-8 \xe4\xb8", "tab\tend",
+	} {
+		want, err := marshal(s)
+		require.NoError(t, err)
+		assert.Equal(t, string(want), string(appendJSONString(nil, s)), "%q", s)
+	}
+}
+
+func TestWithMember(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`{}`, `{"k":[1]}`},
+		{` { } `, ` { "k":[1]} `},
+		{`{"a":1}`, `{"a":1,"k":[1]}`},
+		{`{"a":1, "k" : {"x":2}, "b":"<"}`, `{"a":1, "k" : [1], "b":"<"}`},
+		{`[1]`, `[1]`},
+		{`{"a":`, `{"a":`},
+	} {
+		assert.Equal(t, c.want, string(withMember([]byte(c.in), "k", []byte(`[1]`))), c.in)
+	}
+}
+
+func TestSmallInt(t *testing.T) {
+	for in, want := range map[string]int{"0": 0, "7": 7, "1023": 1023, "1024": -1, "-1": -1, "1.5": -1, "": -1, "99999": -1} {
+		n, ok := smallInt([]byte(in))
+		if !ok {
+			n = -1
+		}
+		assert.Equal(t, want, n, in)
+	}
+}
+
+// rewriteAll runs data lines through a fresh rewriter as one stream and
+// returns the stream it produces.
+func rewriteAll(t *testing.T, parser string, lines ...string) string {
+	var in strings.Builder
+	for _, l := range lines {
+		in.WriteString(l)
+	}
+	r := newStreamRewriter(io.NopCloser(iotest.HalfReader(strings.NewReader(in.String()))),
+		&exchange{parser: parser, fields: []string{"reasoning"}})
+	out, err := io.ReadAll(iotest.OneByteReader(r))
+	require.NoError(t, err)
+	return string(out)
+}
+
+func TestStreamRewriterFraming(t *testing.T) {
+	// Comments, event and id lines, CRLF endings, data lines that are not
+	// JSON, an index out of range: kept as they came, in order; a chunk
+	// the rewriter adds goes before the whole event.
+	got := rewriteAll(t, "deepseek_r1",
+		": keep-alive\r\n\r\n",
+		"event: message\r\n", "id: 1\r\n",
+		`data: {"id":"a","choices":[{"index":0,"delta":{"content":"x</th"},"finish_reason":null}]}`+"\r\n\r\n",
+		"data: not json\n\n",
+		`data: {"choices":[{"index":5000,"delta":{"content":"<think>big"}}]}`+"\n\n",
+		"event: message\n",
+		`data: {"id":"a","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`+"\n\n",
+		"data: [DONE]\n\n",
+	)
+	want := ": keep-alive\r\n\r\n" +
+		"event: message\r\nid: 1\r\n" +
+		`data: {"id":"a","choices":[{"index":0,"delta":{"reasoning":"x"},"finish_reason":null}]}` + "\r\n\r\n" +
+		"data: not json\n\n" +
+		`data: {"choices":[{"index":5000,"delta":{"content":"<think>big"}}]}` + "\n\n" +
+		`data: {"id":"a","choices":[{"index":0,"delta":{"reasoning":"</th"},"finish_reason":null}]}` + "\n\n" +
+		"event: message\n" +
+		`data: {"id":"a","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}` + "\n\n" +
+		"data: [DONE]\n\n"
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("stream mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestStreamRewriterUnterminatedEnd(t *testing.T) {
+	// The stream stops in the middle of its last event: what the parser
+	// held still goes out, as an event of its own.
+	for _, end := range []string{"", "\n", "\n\n"} {
+		got := rewriteAll(t, "qwen3", `data: {"choices":[{"index":0,"delta":{"content":"<think>a</thi"}}]}`+end)
+		assert.Equal(t, `data: {"choices":[{"index":0,"delta":{"reasoning":"a"}}]}`+"\n\n"+
+			`data: {"choices":[{"index":0,"delta":{"reasoning":"</thi"},"finish_reason":null}]}`+"\n\n", got, "%q", end)
+	}
+}
+
+func TestStreamRewriterKeepsBytes(t *testing.T) {
+	// Whitespace, key order, escapes and other members of the chunk, the
+	// choice and the delta are copied as they came; the text leaves its
+	// place and comes back at the end of the delta.
+	in := `data: { "z" : 1 , "choices" : [ { "index" : 0 , "delta" : { "role" : "assistant" , "content" : "<think>\u00e9\"" , "x" : [1] } , "finish_reason" : null } ] , "a":"\u003c"}` + "\n\n"
+	want := `data: { "z" : 1 , "choices" : [ { "index" : 0 , "delta" : {"role" : "assistant","x" : [1],"reasoning":"é\""} , "finish_reason" : null } ] , "a":"\u003c"}` + "\n\n"
+	assert.Equal(t, want, rewriteAll(t, "qwen3", in))
+}
+
+func TestStreamRewriterEnvelope(t *testing.T) {
+	// Added chunks carry the first chunk's members but choices and usage.
+	got := rewriteAll(t, "qwen3",
+		`data: {"id":"c1","usage":null,"model":"m","choices":[{"index":0,"delta":{"content":"<th"}}],"x":{"y":[1]}}`+"\n\n",
+		"data: [DONE]\n\n")
+	assert.Equal(t, `data: {"id":"c1","usage":null,"model":"m","choices":[{"index":0,"delta":{}}],"x":{"y":[1]}}`+"\n\n"+
+		`data: {"id":"c1","model":"m","x":{"y":[1]},"choices":[{"index":0,"delta":{"reasoning":"<th"},"finish_reason":null}]}`+"\n\n"+
+		"data: [DONE]\n\n", got)
+}
+
+// FuzzRewriteChunk feeds arbitrary chunks to a rewriter: its scanner must
+// take what json.Valid takes, it must not panic, must leave anything that
+// is not valid JSON alone, and whatever it writes
+// must be valid JSON that differs from the input only in deltas' text.
+func FuzzRewriteChunk(f *testing.F) {
+	for _, doc := range jsonDocs {
+		f.Add([]byte(doc))
+	}
+	f.Add([]byte(chunk(delta(0, "<think>a</think>b", ""))))
+	f.Add([]byte(chunk(delta(0, "x", "stop"), delta(1, "<think>y", ""))))
+	f.Add([]byte(`{"choices":[{"index":0,"delta":{"content":"a","content":"<think>b"}}],"choices":[]}`))
+	f.Add([]byte(`{"choices":[{"delta":{"content":"\ud800<think>"}}]}`))
+	f.Add([]byte(`{"choices":[{"message":{"content":"<think>a</think>b"}},{"message":{"content":null}}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if scanValid(data) != json.Valid(data) {
+			t.Fatalf("%q: scanner says valid=%v, encoding/json %v", data, scanValid(data), json.Valid(data))
+		}
+		ex := &exchange{parser: "deepseek_r1", fields: []string{"reasoning", "reasoning_content"}}
+		if plain := rewriteCompletion(data, ex); !bytes.Equal(plain, data) && !json.Valid(plain) {
+			t.Fatalf("rewrote completion %q into invalid JSON %q", data, plain)
+		}
+		c := chunkRewriter{ex: ex}
+		var out bytes.Buffer
+		got := c.rewrite(&out, data)
+		c.finishAll(&out)
+		if got == nil {
+			return
+		}
+		if !json.Valid(data) {
+			t.Fatalf("rewrote invalid JSON %q into %q", data, got)
+		}
+		if !json.Valid(got) {
+			t.Fatalf("rewrote %q into invalid JSON %q", data, got)
+		}
+		var before, after map[string]any
+		if json.Unmarshal(data, &before) != nil || json.Unmarshal(got, &after) != nil {
+			t.Fatalf("rewrote %q into %q: not both objects", data, got)
+		}
+		if diff := cmp.Diff(withoutText(before), withoutText(after)); diff != "" {
+			t.Fatalf("rewrite of %q changed more than text (-before +after):\n%s", data, diff)
+		}
+		for _, e := range bytes.Split(out.Bytes(), []byte("\n\n")) {
+			if e = bytes.TrimPrefix(e, []byte("data: ")); len(e) > 0 && !json.Valid(e) {
+				t.Fatalf("added chunk %q is not JSON", e)
+			}
+		}
+	})
+}
+
+// withoutText drops content and reasoning from every delta of a chunk.
+func withoutText(chunk map[string]any) map[string]any {
+	choices, _ := chunk["choices"].([]any)
+	for _, ch := range choices {
+		if ch, ok := ch.(map[string]any); ok {
+			if d, ok := ch["delta"].(map[string]any); ok {
+				delete(d, "content")
+				delete(d, "reasoning")
+				delete(d, "reasoning_content")
+			}
+		}
+	}
+	return chunk
+}
