@@ -137,18 +137,11 @@ func newDeepSeekV4(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Par
 	return deepseekV4Family.newParser(tok, cfg)
 }
 
-var deepseekV41Family = newTagFamily(tagSpec{
-	name:          "deepseek_v41",
-	open:          thinkOpen,
-	close:         thinkClose,
-	tools:         []string{dsmlToolCallsV41},
-	reenter:       true,
-	absorbOpens:   true,
-	dropCloses:    true,
-	trimReasoning: true,
-	thinking:      deepseekV4Thinking,
-	off:           offContent,
-})
+var deepseekV41Family = newTagFamily(func() tagSpec {
+	s := renamed(deepseekV4Family.tagSpec, "deepseek_v41")
+	s.tools = []string{dsmlToolCallsV41}
+	return s
+}())
 
 // newDeepSeekV41 builds the "deepseek_v41" parser (vLLM's DeepSeek V4.1
 // engine parser): deepseek_v4 with the spaced DSML opener <｜DSML｜ calls>.

@@ -49,17 +49,7 @@ func newGLM47(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, 
 	return glm47Family.newParser(tok, cfg)
 }
 
-var ling3Family = newTagFamily(tagSpec{
-	name:          "ling3",
-	open:          thinkOpen,
-	close:         thinkClose,
-	tools:         []string{qwenToolCall},
-	reenter:       true,
-	absorbOpens:   true,
-	dropCloses:    true,
-	trimReasoning: true,
-	thinking:      switchOf(true, "thinking", "enable_thinking"),
-})
+var ling3Family = newTagFamily(renamed(glm45Family.tagSpec, "ling3"))
 
 // newLing3 builds the "ling3" parser (vLLM's Ling 3 engine parser, the GLM
 // grammar).

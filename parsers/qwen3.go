@@ -54,16 +54,7 @@ func newQwen3(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, 
 	return qwen3Family.newParser(tok, cfg)
 }
 
-var mimoFamily = newTagFamily(tagSpec{
-	name:        "mimo",
-	open:        thinkOpen,
-	close:       thinkClose,
-	tools:       []string{qwenToolCall},
-	boundaries:  []string{chatMLStart, chatMLEnd},
-	absorbOpens: true,
-	dropCloses:  true,
-	thinking:    switchOf(true, "enable_thinking"),
-})
+var mimoFamily = newTagFamily(renamed(qwen3Family.tagSpec, "mimo"))
 
 // newMiMo builds the "mimo" parser (vLLM's MiMo engine parser, the Qwen3
 // grammar).

@@ -778,14 +778,7 @@ func (f *tagFamily) entry() catalog.Entry {
 		Tails: f.tails, TailChars: f.tail.chars, TailEnd: f.tail.end, Headers: f.label != ""}
 }
 
-var nemotronDeciFamily = newTagFamily(tagSpec{
-	name:         "nemotron_deci",
-	open:         thinkOpen,
-	close:        thinkClose,
-	startContent: true,
-	reenter:      true,
-	dropCloses:   true,
-})
+var nemotronDeciFamily = newTagFamily(renamed(basicFamily.tagSpec, "nemotron_deci"))
 
 // newNemotronDeci builds the "nemotron_deci" parser (Dynamo's
 // ReasoningParserType::NemotronDeci, which is BasicReasoningParser with
