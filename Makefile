@@ -21,13 +21,19 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
 # A run of FUZZTIME for every fuzz target of every package (go test -fuzz
-# takes one target at a time).
+# takes one target at a time). A target whose run ends in the fuzzer's own
+# "context deadline exceeded" at shutdown, with no failing input, runs once
+# more: on a loaded machine that is a timing flake of go test, not a finding.
 fuzz:
 	@set -e; for pkg in $$($(GO) list ./...); do \
 		for target in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
 			echo "fuzz $$pkg $$target"; \
 			log=$$(mktemp); \
-			$(GO) test -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) $$pkg >$$log 2>&1 || { cat $$log; rm -f $$log; exit 1; }; \
+			$(GO) test -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) $$pkg >$$log 2>&1 || \
+			{ grep -q 'context deadline exceeded' $$log && ! grep -q 'Failing input' $$log && \
+			  echo "  (the fuzzer's shutdown timed out, not a finding: once more)" && \
+			  $(GO) test -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) $$pkg >$$log 2>&1; } || \
+			{ cat $$log; rm -f $$log; exit 1; }; \
 			grep execs $$log | tail -n 1; rm -f $$log; \
 		done; \
 	done
