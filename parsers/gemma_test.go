@@ -7,8 +7,6 @@ import (
 	"github.com/reasoning-go/reasoning/internal/conformance"
 )
 
-func FuzzGemma4(f *testing.F) { conformance.Fuzz(f, "gemma4", casesDir) }
-
 // TestGemma4OrdinaryTokens streams every gemma4 case one real token per
 // delta through Gemma 3's vocabulary, which has none of Gemma 4's channel
 // tokens: the markers are several ordinary tokens there, found by their

@@ -11,8 +11,6 @@ import (
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
-func FuzzGranite(f *testing.F) { conformance.Fuzz(f, "granite", casesDir) }
-
 // TestGraniteRealVocab streams every granite case one real Granite 3.2 token
 // per delta, with the tokens' IDs: the phrases are several ordinary tokens
 // there, cut anywhere by the deltas.

@@ -10,9 +10,6 @@ import (
 	"github.com/reasoning-go/reasoning/internal/testvocab"
 )
 
-func FuzzBeam(f *testing.F)         { conformance.Fuzz(f, "beam", casesDir) }
-func FuzzOpenAIGptOss(f *testing.F) { conformance.Fuzz(f, "openai_gptoss", casesDir) }
-
 // TestHarmonyRealVocab streams every Harmony case one real o200k_harmony
 // token per delta, with IDs, and checks the ID methods on real IDs.
 func TestHarmonyRealVocab(t *testing.T) {

@@ -13,10 +13,6 @@ import (
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
-func FuzzHunyuanA13B(f *testing.F) { conformance.Fuzz(f, "hunyuan_a13b", casesDir) }
-func FuzzHYV3(f *testing.F)        { conformance.Fuzz(f, "hy_v3", casesDir) }
-func FuzzHYV4(f *testing.F)        { conformance.Fuzz(f, "hy_v4", casesDir) }
-
 // TestHunyuanRealVocab streams every hunyuan_a13b case one real Hunyuan-A13B
 // token per delta, with the tokens' IDs, where every marker is several
 // ordinary tokens.

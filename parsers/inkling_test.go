@@ -8,8 +8,6 @@ import (
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
-func FuzzInkling(f *testing.F) { conformance.Fuzz(f, "inkling", casesDir) }
-
 // TestInklingOrdinaryTokens streams every inkling case one real token per
 // delta through Qwen3's vocabulary, which has none of Inkling's tokens: the
 // markers are several ordinary tokens there and are found by their text,

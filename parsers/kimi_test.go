@@ -16,12 +16,6 @@ import (
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
-func FuzzKimi(f *testing.F)      { conformance.Fuzz(f, "kimi", casesDir) }
-func FuzzKimiK2(f *testing.F)    { conformance.Fuzz(f, "kimi_k2", casesDir) }
-func FuzzKimiK25(f *testing.F)   { conformance.Fuzz(f, "kimi_k25", casesDir) }
-func FuzzKimiK3(f *testing.F)    { conformance.Fuzz(f, "kimi_k3", casesDir) }
-func FuzzK2Horizon(f *testing.F) { conformance.Fuzz(f, "k2_horizon", casesDir) }
-
 // Kimi K2's tool-section marker, one special token (163595) in the real
 // vocabulary.
 const kimiSection = "<|tool_calls_section_begin|>"

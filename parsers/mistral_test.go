@@ -12,8 +12,6 @@ import (
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
-func FuzzMistral(f *testing.F) { conformance.Fuzz(f, "mistral", casesDir) }
-
 // TestMistralRealVocab streams every mistral case one real Tekken token per
 // delta (Mistral NeMo's vocabulary), with the tokens' IDs. [TOOL_CALLS],
 // [INST] and [/INST] are control tokens there; [THINK] and [/THINK] are not

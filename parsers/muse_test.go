@@ -10,9 +10,6 @@ import (
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
-func FuzzMuseGlimmer(f *testing.F) { conformance.Fuzz(f, "muse_glimmer", casesDir) }
-func FuzzMuseSpark(f *testing.F)   { conformance.Fuzz(f, "muse_spark", casesDir) }
-
 // TestMuseMixedTokens streams every Muse case one real token per delta
 // through o200k_harmony (gpt-oss), a stand-in for Muse's own vocabulary,
 // which is not available: <|start|> and <|message|> are special tokens

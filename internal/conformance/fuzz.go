@@ -13,31 +13,49 @@ import (
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
-// Fuzz runs the fuzz target of one registered name. The seeds are the
-// outputs of the name's case file in casesDir (when there is one) and its
-// generated corpus. The property, for any output and any chunking derived
-// from the fuzzer's seed: no panic; Collect equals Extract, with text alone
-// and with every marker as one token; the split conserves the output
-// (nothing lost or invented).
-func Fuzz(f *testing.F, name, casesDir string) {
-	e, ok := catalog.Lookup(name)
-	if !ok {
-		f.Fatalf("parser %q has no catalog entry", name)
+// fuzzee is what a fuzz target needs of one registered name.
+type fuzzee struct {
+	name  string
+	entry catalog.Entry
+	tok   tokenizer.Tokenizer // every marker one token, the rest bytes
+	bytes tokenizer.Tokenizer // only the boundaries as tokens
+	sets  []Options
+}
+
+// Fuzz runs the fuzz target of one family: the registered names that share
+// its code. The fuzzer's pick selects the name (modulo len(names)). The
+// seeds are the outputs of each name's case file in casesDir (when there is
+// one) and its generated corpus. The property, for any output and any
+// chunking derived from the fuzzer's seed: no panic; Collect equals Extract,
+// with text alone and with every marker as one token; the split conserves
+// the output (nothing lost or invented); the ID methods agree with the text
+// split.
+func Fuzz(f *testing.F, casesDir string, names ...string) {
+	if len(names) == 0 || len(names) > 256 {
+		f.Fatalf("a fuzz target takes 1 to 256 names, not %d", len(names))
 	}
-	if file, err := Load(filepath.Join(casesDir, name+".json")); err == nil {
-		for _, c := range file.Cases {
-			f.Add(c.Output, uint64(len(c.Output)), false)
+	var fs []fuzzee
+	for i, name := range names {
+		e, ok := catalog.Lookup(name)
+		if !ok {
+			f.Fatalf("parser %q has no catalog entry", name)
 		}
+		pick := uint8(i)
+		if file, err := Load(filepath.Join(casesDir, name+".json")); err == nil {
+			for _, c := range file.Cases {
+				f.Add(c.Output, uint64(len(c.Output)), false, pick)
+			}
+		}
+		markers := slices.Concat(e.Markers, e.Boundaries)
+		for j, out := range Corpus(markers, seed(name)) {
+			f.Add(out, uint64(j), j%3 == 0, pick)
+		}
+		fs = append(fs, fuzzee{name, e, ToyVocab(markers), ToyVocab(e.Boundaries), Settings(markers)})
 	}
-	markers := slices.Concat(e.Markers, e.Boundaries)
-	for i, out := range Corpus(markers, seed(name)) {
-		f.Add(out, uint64(i), i%3 == 0)
-	}
-	tok := ToyVocab(markers)
-	bytes := ToyVocab(e.Boundaries)
-	sets := Settings(markers)
-	f.Fuzz(func(t *testing.T, out string, chunkSeed uint64, thinkingOff bool) {
-		set := sets[chunkSeed%uint64(len(sets))]
+	f.Fuzz(func(t *testing.T, out string, chunkSeed uint64, thinkingOff bool, pick uint8) {
+		z := fs[int(pick)%len(fs)]
+		name, e, tok := z.name, z.entry, z.tok
+		set := z.sets[chunkSeed%uint64(len(z.sets))]
 		if thinkingOff {
 			set = Options{Kwargs: map[string]any{"enable_thinking": false, "thinking": false}}
 		}
@@ -51,12 +69,12 @@ func Fuzz(f *testing.F, name, casesDir string) {
 		want := newParser().Extract(out)
 		wantSegs := segmentsOf(newParser(), out)
 		if err := Conserves(out, want, wantSegs, e); err != nil {
-			t.Fatalf("output %q: %v", out, err)
+			t.Fatalf("%s: output %q: %v", name, out, err)
 		}
 		r := rand.New(rand.NewPCG(chunkSeed, 1))
 		deltas := Random(r, out)
 		if got, segs := collect(newParser(), deltas); !cmp.Equal(want, got) || !cmp.Equal(wantSegs, segs) {
-			t.Fatalf("Collect of %s differs from Extract (-want +got):\n%s%s", quoted(deltas), cmp.Diff(want, got), cmp.Diff(wantSegs, segs))
+			t.Fatalf("%s: Collect of %s differs from Extract (-want +got):\n%s%s", name, quoted(deltas), cmp.Diff(want, got), cmp.Diff(wantSegs, segs))
 		}
 		tcs, err := TokenChunkings(tok, out)
 		if err != nil {
@@ -64,7 +82,7 @@ func Fuzz(f *testing.F, name, casesDir string) {
 		}
 		for _, ch := range tcs {
 			if got, segs := collect(newParser(), ch.Deltas); !cmp.Equal(want, got) || !cmp.Equal(wantSegs, segs) {
-				t.Fatalf("Collect of %s %s differs from Extract (-want +got):\n%s%s", ch.Name, quoted(ch.Deltas), cmp.Diff(want, got), cmp.Diff(wantSegs, segs))
+				t.Fatalf("%s: Collect of %s %s differs from Extract (-want +got):\n%s%s", name, ch.Name, quoted(ch.Deltas), cmp.Diff(want, got), cmp.Diff(wantSegs, segs))
 			}
 		}
 		fresh := func(v tokenizer.Tokenizer) reasoning.Parser {
@@ -74,6 +92,6 @@ func Fuzz(f *testing.F, name, casesDir string) {
 			}
 			return p
 		}
-		checkIDMethods(t, fresh, tok, bytes, out, want, e.Boundaries)
+		checkIDMethods(t, fresh, tok, z.bytes, out, want, e.Boundaries)
 	})
 }
