@@ -100,7 +100,7 @@ func parseHarmonyHeader(raw string) harmonyHeader {
 	if i := strings.LastIndex(raw, harmonyChannel); i >= 0 {
 		before, after, hasChannel = raw[:i], raw[i+len(harmonyChannel):], true
 	}
-	for _, f := range strings.Fields(before) {
+	for f := range strings.FieldsSeq(before) {
 		if r, ok := strings.CutPrefix(f, "to="); ok {
 			h.recipient = r
 		}
@@ -109,18 +109,20 @@ func parseHarmonyHeader(raw string) harmonyHeader {
 		return h
 	}
 	after, constraint, _ := strings.Cut(after, harmonyConstrain)
-	var types []string
-	for i, f := range strings.Fields(after) {
+	first := true
+	for f := range strings.FieldsSeq(after) {
 		switch r, ok := strings.CutPrefix(f, "to="); {
 		case ok:
 			h.recipient = r
-		case i == 0:
+		case first:
 			h.channel = f
-		default:
-			types = append(types, f)
+		case h.contentType == "":
+			h.contentType = f
+		default: // rare: allocates
+			h.contentType += " " + f
 		}
+		first = false
 	}
-	h.contentType = strings.Join(types, " ")
 	if c := strings.TrimSpace(constraint); c != "" {
 		h.contentType = c
 	}
@@ -137,11 +139,17 @@ type harmonyMachine struct {
 	prefix   string  // header text the prompt already held
 	msg      harmonyHeader
 	route    harmonyRoute
-	rawTools bool // beam: a tool message goes to content whole, header and terminator included
+	rawTools bool        // beam: a tool message goes to content whole, header and terminator included
+	slab     marker.Slab // joins a header's pieces
 
-	segs    []reasoning.Segment // segment pieces produced and not yet taken
-	nseg    int                 // segments begun
-	segOpen bool                // the current message is a segment that has not ended
+	segs []reasoning.Segment // segment pieces produced and not yet taken
+	// segBuf gathers the text of the open segment's last piece in segs
+	// while segJoined: a piece per delta that nobody takes would otherwise
+	// cost a Segment per delta.
+	segBuf    []byte
+	segJoined bool
+	nseg      int  // segments begun
+	segOpen   bool // the current message is a segment that has not ended
 
 	finals    int  // final messages opened so far
 	finalLast bool // the last header opened a final message, and no header began since
@@ -213,8 +221,25 @@ func (m *harmonyMachine) body(s string, at int, out emitter) {
 	case m.route == routeContent || m.rawTools:
 		out(phaseContent, s, at)
 	default:
+		if n := len(m.segs); n > 0 && m.segs[n-1].Index == m.nseg-1 && !m.segs[n-1].Done {
+			if !m.segJoined {
+				m.segBuf, m.segJoined = append(m.segBuf[:0], m.segs[n-1].Text...), true
+			}
+			m.segBuf = append(m.segBuf, s...)
+			return
+		}
 		m.segs = append(m.segs, reasoning.Segment{Index: m.nseg - 1, Channel: m.msg.channel,
 			Recipient: m.msg.recipient, ContentType: m.msg.contentType, Text: s})
+	}
+}
+
+// joinSegBuf puts the text gathered in segBuf into the last piece of segs.
+func (m *harmonyMachine) joinSegBuf() {
+	if m.segJoined {
+		start := m.slab.Begin(len(m.segBuf))
+		m.slab.Write(m.segBuf)
+		m.segs[len(m.segs)-1].Text = m.slab.End(start)
+		m.segJoined = false
 	}
 }
 
@@ -276,13 +301,13 @@ func (m *harmonyMachine) marker(k int, mk string, at int, out emitter) {
 
 // open ends the header at <|message|> (mk, at) and starts the body.
 func (m *harmonyMachine) open(mk string, at int, out emitter) {
-	var raw strings.Builder
-	raw.WriteString(m.prefix)
+	start := m.slab.Begin(len(m.prefix) + m.hlen)
+	m.slab.WriteString(m.prefix)
 	for _, p := range m.header {
-		raw.WriteString(p.s)
+		m.slab.WriteString(p.s)
 	}
 	m.prefix = ""
-	m.msg = parseHarmonyHeader(raw.String())
+	m.msg = parseHarmonyHeader(m.slab.End(start))
 	m.route = m.msg.route()
 	m.phase = harmonyInBody
 	m.finalLast = m.msg.channel == "final" && m.msg.recipient == ""
@@ -313,6 +338,7 @@ func (m *harmonyMachine) close(mk string, at int, out emitter) {
 		}
 		return
 	}
+	m.joinSegBuf()
 	m.segs = append(m.segs, reasoning.Segment{Index: m.nseg - 1, Channel: m.msg.channel,
 		Recipient: m.msg.recipient, ContentType: m.msg.contentType, Done: true})
 }
@@ -355,6 +381,7 @@ func (m *harmonyMachine) start(cfg reasoning.Config, tok tokenizer.Tokenizer) {
 // takeSegments returns the segment pieces produced since the last call,
 // merging adjacent pieces of one segment.
 func (m *harmonyMachine) takeSegments() []reasoning.Segment {
+	m.joinSegBuf()
 	if len(m.segs) == 0 {
 		return nil
 	}
@@ -452,7 +479,7 @@ func buildHarmony(tok tokenizer.Tokenizer, cfg reasoning.Config, rawTools bool) 
 // fresh returns a machine in the state a response starts in.
 func (p *harmony) fresh() harmonyMachine {
 	m := p.initial
-	m.header, m.segs = nil, nil
+	m.header, m.segs, m.segBuf, m.slab = nil, nil, nil, marker.Slab{}
 	return m
 }
 
@@ -471,9 +498,9 @@ func (p *harmony) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	if !p.take(d) {
 		return reasoning.Message{}
 	}
-	var r, c pieces
-	p.m.feed(d.Text, p.backed, func(ph phase, s string, _ int) { r.addTo(&c, ph, s) })
-	return message(&r, &c)
+	r, c := p.scratch()
+	p.m.feed(d.Text, p.backed, func(ph phase, s string, _ int) { r.addTo(c, ph, s) })
+	return p.joined(r, c)
 }
 
 func (p *harmony) Finish() reasoning.Message {

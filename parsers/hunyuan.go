@@ -368,6 +368,8 @@ type hunyuan struct {
 	tok      tokenizer.Tokenizer // nil: text only; the ID methods see no marker
 	turn     int                 // ID of <|extra_0|> when it is one token, else -1
 	finished bool
+	slab     marker.Slab // joins the pieces of one delta's message
+	r, c     pieces      // one delta's pieces, reused
 }
 
 func (p *hunyuan) Extract(output string) reasoning.Message {
@@ -386,9 +388,11 @@ func (p *hunyuan) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	if p.finished {
 		return reasoning.Message{}
 	}
-	var r, c pieces
-	p.m.feed(d.Text, func(ph phase, s string, _ int) { r.addTo(&c, ph, s) })
-	return reasoning.Message{Reasoning: r.String(), Content: c.String()}
+	r, c := &p.r, &p.c
+	r.reset()
+	c.reset()
+	p.m.feed(d.Text, func(ph phase, s string, _ int) { r.addTo(c, ph, s) })
+	return reasoning.Message{Reasoning: r.join(&p.slab), Content: c.join(&p.slab)}
 }
 
 func (p *hunyuan) Finish() reasoning.Message {

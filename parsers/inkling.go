@@ -304,9 +304,9 @@ func (p *inkling) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	if !p.take(d) {
 		return reasoning.Message{}
 	}
-	var r, c pieces
-	p.m.feed(d.Text, p.backed, func(ph phase, s string, _ int) { r.addTo(&c, ph, s) })
-	return message(&r, &c)
+	r, c := p.scratch()
+	p.m.feed(d.Text, p.backed, func(ph phase, s string, _ int) { r.addTo(c, ph, s) })
+	return p.joined(r, c)
 }
 
 func (p *inkling) Finish() reasoning.Message {

@@ -176,10 +176,14 @@ type museMachine struct {
 	handOff bool // muse_glimmer: a tool channel goes to content with everything after it
 	noSegs  bool // drop segment text (the end check's walk)
 
-	segs    []reasoning.Segment // segment pieces produced and not yet taken, but for segText
-	segText strings.Builder     // text of the open segment produced and not yet taken
-	nseg    int                 // segments begun
-	segOpen bool                // the current message is a segment that has not ended
+	segs []reasoning.Segment // segment pieces produced and not yet taken, but for segText
+	// The text of the open segment produced and not yet taken: one piece
+	// as it came (segOne), more gathered in segText.
+	segOne  string
+	segText []byte
+	slab    marker.Slab // joins a header's or a candidate's pieces
+	nseg    int         // segments begun
+	segOpen bool        // the current message is a segment that has not ended
 
 	ended     bool // the last message that began is not reasoning
 	selfOpens int  // reasoning messages begun, for ExtractContentIDs
@@ -400,12 +404,11 @@ func (m *museMachine) candRecipient() (string, bool) {
 	if m.clen < 4 {
 		return "", false
 	}
-	var b strings.Builder
-	b.Grow(m.clen)
+	start := m.slab.Begin(m.clen)
 	for _, p := range m.cand {
-		b.WriteString(p.s)
+		m.slab.WriteString(p.s)
 	}
-	r, ok := strings.CutPrefix(b.String(), "to=")
+	r, ok := strings.CutPrefix(m.slab.End(start), "to=")
 	return r, ok && r != ""
 }
 
@@ -421,7 +424,7 @@ func (m *museMachine) emit(s string, at int, out emitter) {
 		out(phaseContent, s, at)
 	default:
 		if !m.noSegs {
-			m.segText.WriteString(s)
+			m.addSegText(s)
 		}
 	}
 }
@@ -492,12 +495,16 @@ func (m *museMachine) openHeader(mk string, at int, out emitter) {
 	case raw == "" && len(m.header) == 1:
 		raw = m.header[0].s
 	case len(m.header) > 0:
-		var b strings.Builder
-		b.WriteString(m.prefix)
+		n := len(m.prefix)
 		for _, p := range m.header {
-			b.WriteString(p.s)
+			n += len(p.s)
 		}
-		raw = b.String()
+		start := m.slab.Begin(n)
+		m.slab.WriteString(m.prefix)
+		for _, p := range m.header {
+			m.slab.WriteString(p.s)
+		}
+		raw = m.slab.End(start)
 	}
 	recipient := recipientOf(raw)
 	// The text of a tool channel's header from its "to=" on, for muse_glimmer.
@@ -554,8 +561,7 @@ func (m *museMachine) closeSegment() {
 	}
 	m.segOpen = false
 	if !m.noSegs {
-		m.segs = append(m.segs, reasoning.Segment{Index: m.nseg - 1, Recipient: m.recipient, Text: m.segText.String(), Done: true})
-		m.segText.Reset()
+		m.segs = append(m.segs, reasoning.Segment{Index: m.nseg - 1, Recipient: m.recipient, Text: m.takeSegText(), Done: true})
 	}
 }
 
@@ -595,12 +601,38 @@ func (m *museMachine) start(cfg reasoning.Config, tok tokenizer.Tokenizer) {
 	}
 }
 
+// addSegText adds s to the open segment's text.
+func (m *museMachine) addSegText(s string) {
+	switch {
+	case s == "":
+	case m.segOne == "" && len(m.segText) == 0:
+		m.segOne = s
+	case m.segOne != "":
+		m.segText = append(append(m.segText[:0], m.segOne...), s...)
+		m.segOne = ""
+	default:
+		m.segText = append(m.segText, s...)
+	}
+}
+
+// takeSegText returns the open segment's text gathered so far and empties
+// it; one piece costs no copy, more are copied into the slab.
+func (m *museMachine) takeSegText() string {
+	s := m.segOne
+	if len(m.segText) > 0 {
+		start := m.slab.Begin(len(m.segText))
+		m.slab.Write(m.segText)
+		s = m.slab.End(start)
+	}
+	m.segOne, m.segText = "", m.segText[:0]
+	return s
+}
+
 // takeSegments returns the segment pieces produced since the last call,
 // merging adjacent pieces of one segment.
 func (m *museMachine) takeSegments() []reasoning.Segment {
-	if m.segOpen && m.segText.Len() > 0 {
-		m.segs = append(m.segs, reasoning.Segment{Index: m.nseg - 1, Recipient: m.recipient, Text: m.segText.String()})
-		m.segText.Reset()
+	if m.segOpen && (m.segOne != "" || len(m.segText) > 0) {
+		m.segs = append(m.segs, reasoning.Segment{Index: m.nseg - 1, Recipient: m.recipient, Text: m.takeSegText()})
 	}
 	if len(m.segs) == 0 {
 		return nil
@@ -700,7 +732,7 @@ func buildMuse(tok tokenizer.Tokenizer, cfg reasoning.Config, handOff bool) (rea
 // fresh returns a machine in the state a response starts in.
 func (p *muse) fresh() museMachine {
 	m := p.initial
-	m.header, m.cand, m.segs, m.segText = nil, nil, nil, strings.Builder{}
+	m.header, m.cand, m.segs, m.segOne, m.segText, m.slab = nil, nil, nil, "", nil, marker.Slab{}
 	return m
 }
 
@@ -720,9 +752,9 @@ func (p *muse) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	if !p.take(d) {
 		return reasoning.Message{}
 	}
-	var r, c pieces
-	p.m.feed(d.Text, p.backed, func(ph phase, s string, _ int) { r.addTo(&c, ph, s) })
-	return message(&r, &c)
+	r, c := p.scratch()
+	p.m.feed(d.Text, p.backed, func(ph phase, s string, _ int) { r.addTo(c, ph, s) })
+	return p.joined(r, c)
 }
 
 func (p *muse) Finish() reasoning.Message {

@@ -18,6 +18,8 @@ type stream struct {
 	pending  [marker.MaxMarkers]int // by marker: IDs seen whose text has not been matched yet
 	idMode   bool                   // some delta carried IDs
 	finished bool
+	slab     marker.Slab // joins the pieces of one delta's message
+	r, c     pieces      // one delta's pieces, reused
 }
 
 // resolve resolves markers against tok (nil: text only), notes which are
@@ -91,6 +93,19 @@ func collectText(m textMachine, output string) reasoning.Message {
 	m.feed(output, func(int, int) bool { return true }, out)
 	m.finish(out)
 	return message(&r, &c)
+}
+
+// scratch returns the pieces of reasoning and content for one delta, empty.
+func (s *stream) scratch() (r, c *pieces) {
+	s.r.reset()
+	s.c.reset()
+	return &s.r, &s.c
+}
+
+// joined is the Message of one delta's pieces: joined in the stream's slab,
+// so that a delta costs no allocation when it joins held text with new.
+func (s *stream) joined(r, c *pieces) reasoning.Message {
+	return reasoning.Message{Reasoning: r.join(&s.slab), Content: c.join(&s.slab)}
 }
 
 // message is the Message of the pieces gathered for reasoning and content.

@@ -637,9 +637,9 @@ func (p *thinkTag) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	if !p.take(d) {
 		return reasoning.Message{}
 	}
-	var r, c pieces
-	p.m.feed(d.Text, p.backed, func(ph phase, s string, _ int) { r.addTo(&c, ph, s) })
-	return message(&r, &c)
+	r, c := p.scratch()
+	p.m.feed(d.Text, p.backed, func(ph phase, s string, _ int) { r.addTo(c, ph, s) })
+	return p.joined(r, c)
 }
 
 func (p *thinkTag) Finish() reasoning.Message {
@@ -653,9 +653,10 @@ func (p *thinkTag) Finish() reasoning.Message {
 
 // pieces gathers the text one call emits for one section, copying only when
 // there is more than one piece. The first few pieces live in the value
-// itself, so a call that joins two or three allocates only the result.
+// itself; a streaming call joins them in its parser's slab (join), Extract
+// in one allocation of the result (String).
 type pieces struct {
-	few  [4]string
+	few  [8]string
 	n    int      // pieces in few
 	more []string // pieces after few is full
 }
@@ -678,6 +679,35 @@ func (p *pieces) addTo(c *pieces, ph phase, s string) {
 	} else {
 		c.add(s)
 	}
+}
+
+// reset empties p, keeping the room it grew.
+func (p *pieces) reset() {
+	clear(p.few[:p.n])
+	clear(p.more)
+	p.n, p.more = 0, p.more[:0]
+}
+
+// join is the pieces' text, joined in slab.
+func (p *pieces) join(slab *marker.Slab) string {
+	if len(p.more) == 0 {
+		return slab.Join(p.few[:p.n]...)
+	}
+	size := 0
+	for _, s := range p.few[:p.n] {
+		size += len(s)
+	}
+	for _, s := range p.more {
+		size += len(s)
+	}
+	start := slab.Begin(size)
+	for _, s := range p.few[:p.n] {
+		slab.WriteString(s)
+	}
+	for _, s := range p.more {
+		slab.WriteString(s)
+	}
+	return slab.End(start)
 }
 
 func (p *pieces) String() string {

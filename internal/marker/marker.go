@@ -61,12 +61,14 @@ type Scanner struct {
 	// length times their number.
 	next  [MaxMarkers]int
 	known uint64
+
+	slab Slab // joins a held prefix with the next delta's bytes
 }
 
 // Reset makes s watch markers (which must pass Check and are not copied),
 // all of them active, with nothing held.
 func (s *Scanner) Reset(markers []string) {
-	*s = Scanner{markers: markers}
+	*s = Scanner{markers: markers, slab: s.slab}
 	s.SetActive(1<<len(markers) - 1)
 }
 
@@ -111,7 +113,7 @@ func (s *Scanner) Next() (held, text string, m int) {
 			}
 			mk := s.markers[k]
 			if !full { // h[i:]+rest is a proper prefix of mk: keep waiting
-				s.held = h[i:] + s.delta[s.cur:]
+				s.held = s.slab.Join(h[i:], s.delta[s.cur:])
 				s.cur = len(s.delta)
 				return h[:i], "", -1
 			}
@@ -137,7 +139,7 @@ func (s *Scanner) Next() (held, text string, m int) {
 
 // Flush ends the input and returns the text held back.
 func (s *Scanner) Flush() string {
-	h := s.held + s.delta[s.cur:]
+	h := s.slab.Join(s.held, s.delta[s.cur:])
 	s.held, s.delta, s.cur = "", "", 0
 	return h
 }

@@ -1,0 +1,70 @@
+package marker
+
+import "strings"
+
+// A Slab joins short strings without an allocation per join: it copies them
+// into an append-only buffer and returns the result as a string that shares
+// the buffer. A byte once written is never written again (a full buffer is
+// replaced, not reused), so every string a Slab returned stays valid and
+// unchanged for as long as it is referenced, which keeps its buffer alive.
+//
+// Joining then costs one allocation per buffer, whose size doubles from
+// 256 bytes to 16 KiB, instead of one per join. A join larger than a
+// quarter of the largest buffer gets an allocation of its own.
+//
+// The zero Slab is ready to use. Copies of a Slab share its current buffer,
+// which is safe as long as they are not used concurrently.
+type Slab struct {
+	b    *strings.Builder
+	size int // capacity of the next buffer
+}
+
+const (
+	slabMin = 256
+	slabMax = 16 << 10
+)
+
+// Join returns the concatenation of parts.
+func (s *Slab) Join(parts ...string) string {
+	n, nonEmpty, last := 0, 0, ""
+	for _, p := range parts {
+		if p != "" {
+			n += len(p)
+			nonEmpty++
+			last = p
+		}
+	}
+	if nonEmpty <= 1 {
+		return last
+	}
+	start := s.Begin(n)
+	for _, p := range parts {
+		s.WriteString(p)
+	}
+	return s.End(start)
+}
+
+// Begin starts a string of n bytes, which WriteString writes and End
+// returns. Between Begin and End only WriteString may be called, with n
+// bytes in all.
+func (s *Slab) Begin(n int) (start int) {
+	if s.b == nil || s.b.Cap()-s.b.Len() < n {
+		size := n
+		if n <= slabMax/4 {
+			s.size = min(max(2*s.size, slabMin), slabMax)
+			size = s.size
+		}
+		s.b = new(strings.Builder)
+		s.b.Grow(size)
+	}
+	return s.b.Len()
+}
+
+// WriteString appends str to the string Begin started.
+func (s *Slab) WriteString(str string) { s.b.WriteString(str) }
+
+// Write appends b to the string Begin started.
+func (s *Slab) Write(b []byte) { s.b.Write(b) }
+
+// End returns the string written since Begin returned start.
+func (s *Slab) End(start int) string { return s.b.String()[start:] }

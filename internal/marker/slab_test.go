@@ -1,0 +1,58 @@
+package marker
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestSlabJoin checks that joins are right, that strings handed out never
+// change as later joins fill and replace buffers, and that joins do not
+// allocate one by one.
+func TestSlabJoin(t *testing.T) {
+	var s Slab
+	type kept struct{ got, want string }
+	var all []kept
+	for i := range 5000 {
+		a := strings.Repeat(string(rune('a'+i%26)), i%7)
+		b := strings.Repeat("é", i%5)
+		c := strings.Repeat("z", i%3)
+		got := s.Join(a, b, c)
+		all = append(all, kept{got, a + b + c})
+	}
+	for i, k := range all {
+		if k.got != k.want {
+			t.Fatalf("join %d = %q, want %q", i, k.got, k.want)
+		}
+	}
+	for _, tt := range []struct {
+		parts []string
+		want  string
+	}{
+		{nil, ""},
+		{[]string{""}, ""},
+		{[]string{"", "x", ""}, "x"},
+		{[]string{strings.Repeat("x", slabMax), "y"}, strings.Repeat("x", slabMax) + "y"},
+	} {
+		if got := s.Join(tt.parts...); got != tt.want {
+			t.Errorf("Join(%q) = %q, want %q", tt.parts, got, tt.want)
+		}
+	}
+	var w Slab
+	w.Join("warm", "up")
+	if n := testing.AllocsPerRun(1000, func() { w.Join("ab", "cd") }); n > 0.01 {
+		t.Errorf("Join allocates %v times per call, want amortized ~0", n)
+	}
+}
+
+// TestSlabCopies checks that copies of a Slab sharing a buffer never
+// overwrite each other's strings.
+func TestSlabCopies(t *testing.T) {
+	var a Slab
+	x := a.Join("x", "1")
+	b := a
+	y := b.Join("y", "2")
+	z := a.Join("z", "3")
+	if x != "x1" || y != "y2" || z != "z3" {
+		t.Errorf("got %q %q %q, want x1 y2 z3", x, y, z)
+	}
+}
