@@ -682,15 +682,23 @@ func (p *pieces) addTo(c *pieces, ph phase, s string) {
 }
 
 // reset empties p, keeping the room it grew.
+// The strings left in few are overwritten by the next delta's.
 func (p *pieces) reset() {
-	clear(p.few[:p.n])
-	clear(p.more)
-	p.n, p.more = 0, p.more[:0]
+	if len(p.more) > 0 {
+		clear(p.more)
+		p.more = p.more[:0]
+	}
+	p.n = 0
 }
 
 // join is the pieces' text, joined in slab.
 func (p *pieces) join(slab *marker.Slab) string {
-	if len(p.more) == 0 {
+	switch {
+	case p.n == 0:
+		return ""
+	case p.n == 1:
+		return p.few[0]
+	case len(p.more) == 0:
 		return slab.Join(p.few[:p.n]...)
 	}
 	size := 0

@@ -49,6 +49,7 @@ type Scanner struct {
 	markers []string  // every marker, by index; shared, never modified
 	active  uint64    // bit i set: markers[i] is looked for
 	first   [256]bool // first bytes of the active markers
+	only    int       // the one first byte all active markers share, else -1
 	longest int       // length of the longest active marker
 	held    string    // proper prefix of an active marker, carried from earlier deltas
 	delta   string    // the current delta
@@ -78,12 +79,20 @@ func (s *Scanner) SetActive(mask uint64) {
 	s.active = mask
 	s.first = [256]bool{}
 	s.longest = 0
+	s.only = -1
 	for i, m := range s.markers {
 		if mask&(1<<i) != 0 {
+			switch {
+			case s.longest == 0:
+				s.only = int(m[0])
+			case s.only != int(m[0]):
+				s.only = -2
+			}
 			s.first[m[0]] = true
 			s.longest = max(s.longest, len(m))
 		}
 	}
+	s.only = max(s.only, -1)
 }
 
 // Active returns the active set.
@@ -128,6 +137,10 @@ func (s *Scanner) Next() (held, text string, m int) {
 		held, s.held = h, ""
 	}
 	rest := s.delta[s.cur:]
+	if s.noneStarts(rest) { // the common delta: nothing to look for
+		s.cur = len(s.delta)
+		return held, rest, -1
+	}
 	if pos, k := s.index(); k >= 0 {
 		s.cur += pos + len(s.markers[k])
 		return held, rest[:pos], k
@@ -142,6 +155,26 @@ func (s *Scanner) Flush() string {
 	h := s.slab.Join(s.held, s.delta[s.cur:])
 	s.held, s.delta, s.cur = "", "", 0
 	return h
+}
+
+// noneStarts reports, cheaply, that no active marker starts in t, so that
+// all of t is text: no byte of it is a marker's first byte. False means
+// only that t must be searched.
+func (s *Scanner) noneStarts(t string) bool {
+	switch {
+	case s.active == 0:
+		return true
+	case s.only >= 0:
+		return strings.IndexByte(t, byte(s.only)) < 0
+	case len(t) > 32:
+		return false
+	}
+	for i := 0; i < len(t); i++ {
+		if s.first[t[i]] {
+			return false
+		}
+	}
+	return true
 }
 
 // matchAcross looks for an active marker that starts at the beginning of
