@@ -17,8 +17,16 @@ lint:
 	$(GO) vet -tags hftokenizers ./tokenizer/hftokenizers/
 	$(GO) run $(STATICCHECK) ./...
 
+# Every benchmark matching BENCH, then the README's performance table
+# (parsers' BenchmarkTable) as Markdown. The one-token columns need the real
+# vocabularies: make vocab, or REASONING_VOCAB_DIR.
+BENCH ?= .
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./...
+	@out=$$(mktemp); status=0; \
+	{ $(GO) test -run '^$$' -bench '$(BENCH)' -benchmem ./... || echo fail >$$out.failed; } | tee $$out; \
+	[ -e $$out.failed ] && status=1; \
+	if grep -q '^BenchmarkTable/' $$out; then echo; $(GO) run ./internal/benchtable <$$out || status=1; fi; \
+	rm -f $$out $$out.failed; exit $$status
 
 # A run of FUZZTIME for every fuzz target of every package (go test -fuzz
 # takes one target at a time). A target whose run ends in the fuzzer's own

@@ -3,11 +3,16 @@ package parsers_test
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/reasoning-go/reasoning"
+	"github.com/reasoning-go/reasoning/internal/catalog"
 	"github.com/reasoning-go/reasoning/internal/conformance"
+	"github.com/reasoning-go/reasoning/internal/testvocab"
+	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
 // sample returns the saved output of a family, repeated to at least n bytes.
@@ -20,12 +25,49 @@ func sample(b *testing.B, name string, n int) string {
 	return strings.Repeat(string(s), n/len(s)+1)[:n]
 }
 
-// BenchmarkExtract splits a ~1 MiB output per family.
-func BenchmarkExtract(b *testing.B) {
+// benchVocab names the real vocabulary whose tokens BenchmarkTable streams a
+// name's sample in: the model's own where ../shared/vocab has it, else
+// Qwen3's (a name missing here uses Qwen3's too).
+var benchVocab = map[string]string{
+	"deepseek_v3": "deepseek-v3", "deepseek_v4": "deepseek-v3", "deepseek_v41": "deepseek-v3",
+	"openai_gptoss": "gpt-oss", "beam": "gpt-oss",
+	"granite":      "granite",
+	"hunyuan_a13b": "hunyuan-a13b", "hy_v3": "hunyuan-a13b", "hy_v4": "hunyuan-a13b",
+	"kimi_k2": "kimi-k2", "kimi_k25": "kimi-k2", "kimi": "kimi-k2", "kimi_k3": "kimi-k2", "k2_horizon": "kimi-k2",
+	"mistral": "mistral-nemo",
+	"olmo3":   "olmo",
+	"gemma4":  "gemma3",
+}
+
+var benchVocabs sync.Map // vocabulary name → tokenizer.Tokenizer
+
+func loadBenchVocab(b *testing.B, name string) tokenizer.Tokenizer {
+	if v, ok := benchVocabs.Load(name); ok {
+		return v.(tokenizer.Tokenizer)
+	}
+	tok := testvocab.Load(b, name)
+	benchVocabs.Store(name, tok)
+	return tok
+}
+
+// thinkingOn is the request every BenchmarkTable parser serves: thinking
+// switched on by each family's switch, so that names whose default is off
+// (deepseek_v3, poolside_v1, hy_v3) parse rather than pass text through.
+var thinkingOn = reasoning.WithChatTemplateKwargs(map[string]any{
+	"enable_thinking": true, "thinking": true, "reasoning_effort": "high",
+})
+
+// BenchmarkTable measures, for every registered name, what the README's
+// performance table publishes (make bench prints it): Extract of a ~1 MiB
+// output (MB/s), and streaming the name's sample (~64 KiB) in ~4-byte deltas
+// and in deltas of one real token with its ID (ns/delta, allocs/delta and
+// B/delta while streaming; New and Finish, once per stream, are left out).
+// Every parser has thinking on.
+func BenchmarkTable(b *testing.B) {
 	for _, name := range reasoning.Names() {
-		b.Run(name, func(b *testing.B) {
+		b.Run(name+"/extract", func(b *testing.B) {
 			out := sample(b, name, 1<<20)
-			p, err := reasoning.New(name, conformance.Tokenizer(name, nil))
+			p, err := reasoning.New(name, conformance.Tokenizer(name, nil), thinkingOn)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -35,7 +77,62 @@ func BenchmarkExtract(b *testing.B) {
 				p.Extract(out)
 			}
 		})
+		b.Run(name+"/bytes4", func(b *testing.B) {
+			out := sample(b, name, 64<<10)
+			var deltas []reasoning.Delta
+			for i := 0; i < len(out); i += 4 {
+				deltas = append(deltas, reasoning.Delta{Text: out[i:min(len(out), i+4)]})
+			}
+			benchStream(b, name, conformance.Tokenizer(name, nil), deltas)
+		})
+		vocab := benchVocab[name]
+		if vocab == "" {
+			vocab = "qwen3"
+		}
+		b.Run(name+"/token="+vocab, func(b *testing.B) {
+			tok := loadBenchVocab(b, vocab)
+			if e, ok := catalog.Lookup(name); ok && e.Config != nil {
+				tok = tokenizer.WithConfig(tok, e.Config) // the family's metadata, not the model's
+			}
+			if _, err := reasoning.New(name, tok, thinkingOn); err != nil {
+				b.Skipf("no real vocabulary serves %s: %v", name, err)
+			}
+			chs, err := conformance.TokenChunkings(tok, sample(b, name, 64<<10))
+			if err != nil {
+				b.Fatal(err)
+			}
+			benchStream(b, name, tok, chs[0].Deltas)
+		})
 	}
+}
+
+// benchStream streams deltas through a new parser per iteration and reports
+// per-delta figures of the ExtractStreaming calls alone.
+func benchStream(b *testing.B, name string, tok tokenizer.Tokenizer, deltas []reasoning.Delta) {
+	var before, after runtime.MemStats
+	var mallocs, bytes uint64
+	for b.Loop() {
+		b.StopTimer()
+		p, err := reasoning.New(name, tok, thinkingOn)
+		if err != nil {
+			b.Fatal(err)
+		}
+		runtime.ReadMemStats(&before)
+		b.StartTimer()
+		for _, d := range deltas {
+			p.ExtractStreaming(d)
+		}
+		b.StopTimer()
+		runtime.ReadMemStats(&after)
+		mallocs += after.Mallocs - before.Mallocs
+		bytes += after.TotalAlloc - before.TotalAlloc
+		p.Finish()
+		b.StartTimer()
+	}
+	n := float64(b.N * len(deltas))
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/n, "ns/delta")
+	b.ReportMetric(float64(mallocs)/n, "allocs/delta")
+	b.ReportMetric(float64(bytes)/n, "B/delta")
 }
 
 // BenchmarkStream feeds ~4-byte deltas per family, at two stream lengths:
