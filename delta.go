@@ -11,8 +11,8 @@ type Delta struct {
 // A Message is a response, or the part of it one call emits, split into
 // reasoning and content.
 type Message struct {
-	Reasoning string `json:"reasoning,omitempty"`
-	Content   string `json:"content,omitempty"`
+	Reasoning string `json:"reasoning,omitempty"` // the chain of thought, markers removed
+	Content   string `json:"content,omitempty"`   // the answer, markers removed
 }
 
 // IsZero reports whether m carries no text.

@@ -58,6 +58,8 @@ func WithThinkingBudget(tokens int, end []int) GateOption {
 // implement it, or returns nil (it was built without a tokenizer), leaves a
 // budget without end IDs inert.
 type EndMarker interface {
+	// EndIDs returns the IDs of the marker that ends reasoning; nil when
+	// the Parser has no tokenizer or its format has no such marker.
 	EndIDs() []int
 }
 

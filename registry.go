@@ -12,9 +12,30 @@ import (
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
-// ErrUnknownParser is returned by New for a name no parser was registered
-// under. Errors wrap it; match it with errors.Is.
-var ErrUnknownParser = errors.New("reasoning: unknown parser")
+// The errors of this package. Returned errors wrap them with the name or
+// value that failed; match them with errors.Is.
+var (
+	// ErrUnknownParser is wrapped by New for a name no parser was
+	// registered under. The message lists the known names; a missing
+	// import of the parsers package is the usual cause.
+	ErrUnknownParser = errors.New("reasoning: unknown parser")
+
+	// ErrNameTaken is wrapped by Register for a name or alias that is
+	// already registered (after normalisation): pick another name.
+	ErrNameTaken = errors.New("reasoning: parser name already registered")
+
+	// ErrInvalidRegistration is wrapped by Register for an empty name or
+	// alias, or a nil factory.
+	ErrInvalidRegistration = errors.New("reasoning: invalid registration")
+
+	// ErrUnsupportedConfig is wrapped by New when the named family cannot
+	// serve the Config it was given: a chat_template_kwargs value it does
+	// not know (kimi_k3's reasoning_effort "extreme"), or model metadata it
+	// cannot use (hf's response_template without a thinking field). The fix
+	// is in the request or the model's files, as the message says. It is
+	// also wrapped by ThinkingMode's UnmarshalText for an unknown mode.
+	ErrUnsupportedConfig = errors.New("reasoning: unsupported configuration")
+)
 
 // A Registry maps parser names to the factories that build them. Names match
 // case-insensitively, with '-' and '_' equal, so "deepseek-r1" finds
@@ -57,11 +78,12 @@ func (r *Registry) load() *snapshot {
 }
 
 // Register adds a factory under a canonical name and any aliases. It is an
-// error to register an empty name, a nil factory, or a name or alias that is
-// already taken (after normalisation).
+// error to register an empty name or a nil factory (ErrInvalidRegistration),
+// or a name or alias that is already taken after normalisation
+// (ErrNameTaken).
 func (r *Registry) Register(name string, f Factory, aliases ...string) error {
 	if f == nil {
-		return fmt.Errorf("reasoning: Register %q: nil factory", name)
+		return fmt.Errorf("%w: Register %q: nil factory", ErrInvalidRegistration, name)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -74,13 +96,13 @@ func (r *Registry) Register(name string, f Factory, aliases ...string) error {
 	for _, n := range append([]string{name}, aliases...) {
 		key := normalize(n)
 		if key == "" {
-			return fmt.Errorf("reasoning: Register %q: empty name or alias", name)
+			return fmt.Errorf("%w: Register %q: empty name or alias", ErrInvalidRegistration, name)
 		}
 		if prev, taken := next.byKey[key]; taken {
 			if prev.name == name {
-				return fmt.Errorf("reasoning: Register called twice for %q", n)
+				return fmt.Errorf("%w: Register called twice for %q", ErrNameTaken, n)
 			}
-			return fmt.Errorf("reasoning: Register %q: name %q is already taken by %q", name, n, prev.name)
+			return fmt.Errorf("%w: Register %q: %q is taken by %q", ErrNameTaken, name, n, prev.name)
 		}
 		next.byKey[key] = e
 	}
@@ -124,7 +146,7 @@ func (r *Registry) New(name string, tok tokenizer.Tokenizer, opts ...Option) (Pa
 		return nil, fmt.Errorf("reasoning: parser %q: %w", e.name, err)
 	}
 	if p == nil {
-		return nil, fmt.Errorf("reasoning: parser %q: factory returned no parser", e.name)
+		return nil, fmt.Errorf("%w: parser %q: its factory returned no parser and no error", ErrInvalidRegistration, e.name)
 	}
 	return shape(p, cfg), nil
 }

@@ -51,18 +51,20 @@ func TestRegisterErrors(t *testing.T) {
 		name    string
 		aliases []string
 		f       reasoning.Factory
+		is      error
 		want    string
 	}{
-		{"qwen3", nil, fakeFactory, `reasoning: Register called twice for "qwen3"`},
-		{"QWEN3", nil, fakeFactory, `reasoning: Register "QWEN3": name "QWEN3" is already taken by "qwen3"`},
-		{"other", []string{"qwen"}, fakeFactory, `name "qwen" is already taken by "qwen3"`},
-		{"", nil, fakeFactory, "empty name"},
-		{"x", []string{" "}, fakeFactory, "empty name or alias"},
-		{"y", nil, nil, "nil factory"},
-		{"z", []string{"z"}, fakeFactory, `Register called twice for "z"`},
+		{"qwen3", nil, fakeFactory, reasoning.ErrNameTaken, `reasoning: parser name already registered: Register called twice for "qwen3"`},
+		{"QWEN3", nil, fakeFactory, reasoning.ErrNameTaken, `reasoning: parser name already registered: Register "QWEN3": "QWEN3" is taken by "qwen3"`},
+		{"other", []string{"qwen"}, fakeFactory, reasoning.ErrNameTaken, `"qwen" is taken by "qwen3"`},
+		{"", nil, fakeFactory, reasoning.ErrInvalidRegistration, "empty name"},
+		{"x", []string{" "}, fakeFactory, reasoning.ErrInvalidRegistration, "empty name or alias"},
+		{"y", nil, nil, reasoning.ErrInvalidRegistration, "nil factory"},
+		{"z", []string{"z"}, fakeFactory, reasoning.ErrNameTaken, `Register called twice for "z"`},
 	} {
 		err := r.Register(tt.name, tt.f, tt.aliases...)
 		if assert.Error(t, err, tt.name) {
+			assert.ErrorIs(t, err, tt.is, tt.name)
 			assert.Contains(t, err.Error(), tt.want)
 		}
 	}
@@ -73,7 +75,7 @@ func TestRegisterErrors(t *testing.T) {
 }
 
 func TestRegisterPanicsOnDefault(t *testing.T) {
-	assert.PanicsWithError(t, `reasoning: Register called twice for "qwen3"`, func() {
+	assert.PanicsWithError(t, `reasoning: parser name already registered: Register called twice for "qwen3"`, func() {
 		reasoning.Register("qwen3", fakeFactory)
 	})
 }
@@ -105,7 +107,8 @@ func TestFactoryError(t *testing.T) {
 		return nil, nil
 	}))
 	_, err = r.New("none", nil)
-	assert.EqualError(t, err, `reasoning: parser "none": factory returned no parser`)
+	assert.ErrorIs(t, err, reasoning.ErrInvalidRegistration)
+	assert.EqualError(t, err, `reasoning: invalid registration: parser "none": its factory returned no parser and no error`)
 }
 
 func TestOptions(t *testing.T) {

@@ -33,7 +33,7 @@ func (m ThinkingMode) String() string {
 // MarshalText returns the mode's name, as String.
 func (m ThinkingMode) MarshalText() ([]byte, error) {
 	if int(m) >= len(thinkingModeNames) {
-		return nil, fmt.Errorf("reasoning: invalid thinking mode %d", m)
+		return nil, fmt.Errorf("%w: thinking mode %d (want ThinkingAuto, ThinkingEnabled or ThinkingDisabled)", ErrUnsupportedConfig, int(m))
 	}
 	return []byte(m.String()), nil
 }
@@ -52,7 +52,7 @@ func (m *ThinkingMode) UnmarshalText(text []byte) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("reasoning: thinking mode %q: want enabled, disabled or auto", text)
+	return fmt.Errorf("%w: thinking mode %q (want enabled, disabled or auto)", ErrUnsupportedConfig, text)
 }
 
 // ThinkingDefaults are a deployment's defaults for the requests it serves.

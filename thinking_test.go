@@ -187,7 +187,8 @@ func TestThinkingModeText(t *testing.T) {
 	}
 	var m reasoning.ThinkingMode
 	err := m.UnmarshalText([]byte("on"))
-	assert.EqualError(t, err, `reasoning: thinking mode "on": want enabled, disabled or auto`)
+	assert.ErrorIs(t, err, reasoning.ErrUnsupportedConfig)
+	assert.EqualError(t, err, `reasoning: unsupported configuration: thinking mode "on" (want enabled, disabled or auto)`)
 
 	for _, m := range []reasoning.ThinkingMode{reasoning.ThinkingAuto, reasoning.ThinkingEnabled, reasoning.ThinkingDisabled} {
 		text, err := m.MarshalText()
@@ -197,7 +198,7 @@ func TestThinkingModeText(t *testing.T) {
 		assert.Equal(t, m, back)
 	}
 	_, err = reasoning.ThinkingMode(9).MarshalText()
-	assert.Error(t, err)
+	assert.ErrorIs(t, err, reasoning.ErrUnsupportedConfig)
 	assert.Equal(t, "ThinkingMode(9)", reasoning.ThinkingMode(9).String())
 	assert.Equal(t, "default kwargs", reasoning.ThinkingFromDefaultKwargs.String())
 

@@ -265,13 +265,13 @@ func newK2Horizon(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Pars
 	if v, ok := cfg.Kwarg("reasoning_effort"); ok {
 		s, isString := v.(string)
 		if !isString {
-			return nil, fmt.Errorf("unsupported reasoning_effort %v (%T): want high, medium or low", v, v)
+			return nil, fmt.Errorf("unsupported reasoning_effort %v (%T): want high, medium or low (%w)", v, v, reasoning.ErrUnsupportedConfig)
 		}
 		effort = strings.ToLower(strings.TrimSpace(s))
 	}
 	f, ok := horizonFamilies[effort]
 	if !ok {
-		return nil, fmt.Errorf("unsupported reasoning_effort %q: want high, medium or low", effort)
+		return nil, fmt.Errorf("unsupported reasoning_effort %q: want high, medium or low (%w)", effort, reasoning.ErrUnsupportedConfig)
 	}
 	return f.newParser(tok, cfg)
 }

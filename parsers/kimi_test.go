@@ -408,6 +408,9 @@ func TestK2HorizonEffort(t *testing.T) {
 		if errors.Is(err, reasoning.ErrUnknownParser) {
 			t.Errorf("effort %#v: error %q reads as an unknown parser", effort, err)
 		}
+		if !errors.Is(err, reasoning.ErrUnsupportedConfig) {
+			t.Errorf("effort %#v: error %q does not wrap reasoning.ErrUnsupportedConfig", effort, err)
+		}
 	}
 	if _, err := reasoning.New("k2_horizon", nil, reasoning.WithChatTemplateKwargs(map[string]any{"reasoning_effort": nil})); err != nil {
 		t.Errorf("effort nil: %v", err)

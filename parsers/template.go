@@ -82,11 +82,11 @@ func newResponseTemplate(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoni
 	}
 	raw, ok := meta["response_template"]
 	if !ok || raw == nil {
-		return nil, errors.New(`the model's tokenizer_config.json has no "response_template"`)
+		return nil, fmt.Errorf(`the model's tokenizer_config.json has no "response_template"; use the parser named for its family (%w)`, reasoning.ErrUnsupportedConfig)
 	}
 	t, err := parseTemplate(raw)
 	if err != nil {
-		return nil, fmt.Errorf("response_template: %w", err)
+		return nil, fmt.Errorf("response_template: %w (%w)", err, reasoning.ErrUnsupportedConfig)
 	}
 	p, err := t.fam.newParser(tok, cfg)
 	if err != nil {

@@ -141,6 +141,10 @@ func TestResponseTemplateErrors(t *testing.T) {
 			if got := errors.Is(err, tokenizer.ErrNoConfig); got != tt.meta {
 				t.Errorf("errors.Is(err, tokenizer.ErrNoConfig) = %v, want %v (error %q)", got, tt.meta, err)
 			}
+			// Metadata that is there but unusable is the model's problem.
+			if got := errors.Is(err, reasoning.ErrUnsupportedConfig); got == tt.meta {
+				t.Errorf("errors.Is(err, reasoning.ErrUnsupportedConfig) = %v, want %v (error %q)", got, !tt.meta, err)
+			}
 		})
 	}
 	// The alias builds the same parser.

@@ -272,15 +272,15 @@ type bpeConfig struct {
 func newBPE(c *bpeConfig, byteLevel bool) (*bpe, error) {
 	switch {
 	case c.Type != "BPE" && c.Type != "":
-		return nil, fmt.Errorf("unsupported model %q", c.Type)
+		return nil, unsupportedf("unsupported model %q", c.Type)
 	case c.Vocab == nil:
 		return nil, fmt.Errorf("model: no vocab")
 	case c.Dropout != nil && *c.Dropout > 0:
-		return nil, fmt.Errorf("unsupported model option dropout %v (encodings would be random)", *c.Dropout)
+		return nil, unsupportedf("unsupported model option dropout %v (encodings would be random)", *c.Dropout)
 	case c.ContinuingSubwordPrefix != nil && *c.ContinuingSubwordPrefix != "":
-		return nil, fmt.Errorf("unsupported model option continuing_subword_prefix %q", *c.ContinuingSubwordPrefix)
+		return nil, unsupportedf("unsupported model option continuing_subword_prefix %q", *c.ContinuingSubwordPrefix)
 	case c.EndOfWordSuffix != nil && *c.EndOfWordSuffix != "":
-		return nil, fmt.Errorf("unsupported model option end_of_word_suffix %q", *c.EndOfWordSuffix)
+		return nil, unsupportedf("unsupported model option end_of_word_suffix %q", *c.EndOfWordSuffix)
 	}
 	m := &bpe{
 		byteLevel:    byteLevel,

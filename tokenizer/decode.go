@@ -186,5 +186,5 @@ func buildDecoder(raw []byte) (decoder, error) {
 		}
 		return seq, nil
 	}
-	return nil, fmt.Errorf("unsupported decoder %q", c.Type)
+	return nil, unsupportedf("unsupported decoder %q", c.Type)
 }

@@ -3,6 +3,8 @@ package tokenizer_test
 import (
 	"bytes"
 	"compress/gzip"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -83,6 +85,16 @@ func TestLoadHFErrors(t *testing.T) {
 			msg := err.Error()
 			if !strings.HasPrefix(msg, "tokenizer: load "+path+": ") || !strings.Contains(msg, tt.want) {
 				t.Errorf("LoadHF(%s) error = %q, want it to name the file and contain %q", tt.file, msg, tt.want)
+			}
+			// A file that is valid but uses what this package lacks, and
+			// only such a file, matches ErrUnsupported; a missing one
+			// matches fs.ErrNotExist.
+			unsupported := strings.Contains(tt.want, "unsupported") || tt.name == "dropout" || tt.name == "subword prefix"
+			if got := errors.Is(err, tokenizer.ErrUnsupported); got != unsupported {
+				t.Errorf("LoadHF(%s): errors.Is(err, ErrUnsupported) = %v, want %v (error %q)", tt.file, got, unsupported, msg)
+			}
+			if got := errors.Is(err, fs.ErrNotExist); got != (tt.data == nil) {
+				t.Errorf("LoadHF(%s): errors.Is(err, fs.ErrNotExist) = %v, want %v", tt.file, got, tt.data == nil)
 			}
 		})
 	}

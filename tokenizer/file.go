@@ -3,6 +3,7 @@ package tokenizer
 import (
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -52,3 +53,23 @@ func gzipError(err error) error {
 func loadError(path string, err error) error {
 	return fmt.Errorf("tokenizer: load %s: %w", path, err)
 }
+
+// ErrUnsupported is wrapped by the errors of LoadHF, LoadTiktoken and Load
+// for a tokenizer file that is valid but uses a component or option this
+// package does not implement (a WordPiece model, a BertNormalizer, ...).
+// The message names the file and the part. Such a model can still be
+// served through the cgo adapter in tokenizer/hftokenizers, which
+// implements every component of Hugging Face tokenizers. Match it with
+// [errors.Is].
+var ErrUnsupported = errors.New("tokenizer: unsupported tokenizer component")
+
+// unsupportedf returns an error with the formatted message that matches
+// ErrUnsupported.
+func unsupportedf(format string, args ...any) error {
+	return unsupportedError(fmt.Sprintf(format, args...))
+}
+
+type unsupportedError string
+
+func (e unsupportedError) Error() string        { return string(e) }
+func (e unsupportedError) Is(target error) bool { return target == ErrUnsupported }

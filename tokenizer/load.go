@@ -192,7 +192,7 @@ func loadTiktokenModel(ranksPath, configPath string) (Tokenizer, error) {
 			known = append(known, name)
 		}
 		sort.Strings(known)
-		return nil, loadError(configPath, fmt.Errorf("unsupported tokenizer_class %q for a tiktoken rank file (known: %s)",
+		return nil, loadError(configPath, unsupportedf("unsupported tokenizer_class %q for a tiktoken rank file (known: %s)",
 			cfg.TokenizerClass, strings.Join(known, ", ")))
 	}
 	data, err = readFile(ranksPath)

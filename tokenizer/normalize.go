@@ -146,5 +146,5 @@ func buildNormalizer(raw []byte) (normalizer, error) {
 		}
 		return seq, nil
 	}
-	return nil, fmt.Errorf("unsupported normalizer %q", c.Type)
+	return nil, unsupportedf("unsupported normalizer %q", c.Type)
 }

@@ -333,7 +333,7 @@ func parsePrependScheme(scheme *string, addPrefixSpace *bool) (prependScheme, er
 		}
 		return prependNever, nil
 	default:
-		return 0, fmt.Errorf("unsupported prepend_scheme %q", v)
+		return 0, unsupportedf("unsupported prepend_scheme %q", v)
 	}
 }
 
@@ -409,7 +409,7 @@ func (pt *preTokenizer) add(raw []byte) error {
 	if pt.byteLevel && c.Type != "Sequence" {
 		// The step would see bytes spelled as characters, which this
 		// package never materialises.
-		return fmt.Errorf("unsupported pre_tokenizer %q after ByteLevel", c.Type)
+		return unsupportedf("unsupported pre_tokenizer %q after ByteLevel", c.Type)
 	}
 	switch c.Type {
 	case "Sequence":
@@ -422,7 +422,7 @@ func (pt *preTokenizer) add(raw []byte) error {
 	case "Split":
 		b, ok := behaviors[c.Behavior]
 		if !ok {
-			return fmt.Errorf("pre_tokenizer Split: unsupported behavior %q", c.Behavior)
+			return unsupportedf("pre_tokenizer Split: unsupported behavior %q", c.Behavior)
 		}
 		switch {
 		case c.Pattern == nil:
@@ -444,7 +444,7 @@ func (pt *preTokenizer) add(raw []byte) error {
 		return nil
 	case "ByteLevel":
 		if pt.metaspace != "" {
-			return fmt.Errorf("unsupported pre_tokenizer ByteLevel after Metaspace")
+			return unsupportedf("unsupported pre_tokenizer ByteLevel after Metaspace")
 		}
 		pt.byteLevel = true
 		pt.steps = append(pt.steps, byteLevelStep{
@@ -466,5 +466,5 @@ func (pt *preTokenizer) add(raw []byte) error {
 		pt.steps = append(pt.steps, st)
 		return nil
 	}
-	return fmt.Errorf("unsupported pre_tokenizer %q", c.Type)
+	return unsupportedf("unsupported pre_tokenizer %q", c.Type)
 }

@@ -344,12 +344,12 @@ func rewriteClassIntersections(pattern string) (string, error) {
 			depth--
 		case c == '&' && strings.HasPrefix(pattern[i:], "&&"):
 			if depth != 1 || !strings.HasPrefix(pattern[i:], "&&[") {
-				return "", fmt.Errorf("pattern %q: unsupported use of && at offset %d", pattern, i)
+				return "", unsupportedf("pattern %q: unsupported use of && at offset %d", pattern, i)
 			}
 			// The intersected class must be the last thing in the outer one.
 			inner, rest, ok := cutClass(pattern[i+2:])
 			if !ok || !strings.HasPrefix(rest, "]") {
-				return "", fmt.Errorf("pattern %q: unsupported use of && at offset %d", pattern, i)
+				return "", unsupportedf("pattern %q: unsupported use of && at offset %d", pattern, i)
 			}
 			if strings.HasPrefix(inner, "[^") {
 				out.WriteString("-[" + inner[2:])
