@@ -1,6 +1,7 @@
 package parsers_test
 
 import (
+	"errors"
 	"os"
 	"reflect"
 	"runtime"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/reasoning-go/reasoning"
 	"github.com/reasoning-go/reasoning/internal/conformance"
+	"github.com/reasoning-go/reasoning/internal/testvocab"
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
@@ -196,4 +198,27 @@ func TestConcurrentParsers(t *testing.T) {
 	}
 	close(begin)
 	wg.Wait()
+}
+
+// TestInvariantsRealVocab runs the registry-wide invariants again through a
+// real model vocabulary per name (the model's own where ../shared/vocab has
+// it, else Qwen3's; see benchVocab): real tokens split markers and text as
+// a serving stack's deltas do, and the answer must not change.
+func TestInvariantsRealVocab(t *testing.T) {
+	for _, name := range reasoning.Names() {
+		vocab := benchVocab[name]
+		if vocab == "" {
+			vocab = "qwen3"
+		}
+		t.Run(name+"/"+vocab, func(t *testing.T) {
+			t.Parallel()
+			tok := testvocab.Load(t, vocab)
+			if err := conformance.CheckInvariantsVocab(t, name, tok); err != nil {
+				if !errors.Is(err, tokenizer.ErrUnencodable) {
+					t.Fatal(err)
+				}
+				t.Skipf("the %s vocabulary cannot serve %s: %v", vocab, name, err)
+			}
+		})
+	}
 }

@@ -265,3 +265,72 @@ func withoutMarkers(s string, markers []string) string {
 	}
 	return b.String()
 }
+
+// CheckInvariantsVocab checks, for one registered name, that a real model
+// vocabulary changes nothing: on the name's generated corpus, under every
+// setting, Extract with tok equals Extract with text alone, and streaming
+// one real token per delta (with its ID), per detokenized token and three
+// tokens per delta gives the same. A name the vocabulary cannot serve (New
+// fails, say because a marker is not one token of it) is reported by the
+// returned error, for the caller to decide. Bytes the vocabulary cannot
+// produce (invalid UTF-8 its decoder replaces) are replaced as it would.
+func CheckInvariantsVocab(t *testing.T, name string, tok tokenizer.Tokenizer) error {
+	e, ok := catalog.Lookup(name)
+	if !ok {
+		t.Fatalf("parser %q has no catalog entry: register it with parsers.register", name)
+	}
+	if e.Config != nil {
+		tok = tokenizer.WithConfig(tok, e.Config) // the family's metadata, not the model's
+	}
+	if _, err := reasoning.New(name, tok); err != nil {
+		return err
+	}
+	markers := slices.Concat(e.Markers, e.Boundaries)
+	// The corpus as this vocabulary can produce it: where the model could
+	// not emit an output's bytes (invalid UTF-8 that its decoder replaces
+	// or drops), the output its tokens decode to stands in.
+	var corpus []string
+	var chunkings [][]Chunking
+	for i, out := range Corpus(markers, seed(name)) {
+		if i%3 != 0 { // a third of it: real encoding is slow, and the rest is TestInvariants' business
+			continue
+		}
+		tcs, err := TokenChunkings(tok, out)
+		if err != nil {
+			var b strings.Builder
+			for _, id := range tok.Encode(out) {
+				b.WriteString(tok.Decode([]int{id}))
+			}
+			out = b.String()
+			if tcs, err = TokenChunkings(tok, out); err != nil {
+				t.Fatalf("output %q: %v", out, err)
+			}
+		}
+		corpus = append(corpus, out)
+		chunkings = append(chunkings, tcs)
+	}
+	text := Tokenizer(name, nil)
+	for si, set := range Settings(markers) {
+		for ci, out := range corpus {
+			newParser := func(tok tokenizer.Tokenizer) reasoning.Parser {
+				p, err := reasoning.New(name, tok, set.opts(tok)...)
+				if err != nil {
+					t.Fatalf("New(%q) with settings %d: %v", name, si, err)
+				}
+				return p
+			}
+			want := newParser(text).Extract(out)
+			wantSegs := segmentsOf(newParser(text), out)
+			if diff := cmp.Diff(want, newParser(tok).Extract(out)); diff != "" {
+				t.Fatalf("settings %d output %q: Extract with the vocabulary differs (-text +vocabulary):\n%s", si, out, diff)
+			}
+			for _, ch := range chunkings[ci] {
+				checkCollect(t, ch, newParser(tok), want, wantSegs)
+			}
+			if t.Failed() {
+				t.Fatalf("settings %d output %q", si, out)
+			}
+		}
+	}
+	return nil
+}
