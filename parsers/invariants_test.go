@@ -31,9 +31,8 @@ func TestInvariants(t *testing.T) {
 // under way, a delta that holds no marker costs no allocation, with text
 // alone and with IDs, in reasoning and in content. (The time half is
 // BenchmarkStream, whose ns/delta is the same at 1,000 and 100,000 deltas.)
-// The delta begins with a space, as BPE tokens do: a family that drops the
-// trailing whitespace of reasoning holds a delta's trailing whitespace, and
-// joining it to the next delta's text costs the one string it returns.
+// The delta begins with a space, as BPE tokens do. (TestAmortizedAllocs
+// covers deltas that end in whitespace, and markers.)
 func TestSteadyStateAllocs(t *testing.T) {
 	for _, name := range reasoning.Names() {
 		for _, start := range []bool{true, false} {
