@@ -16,6 +16,11 @@ type Segment struct {
 // Segmenter is an optional interface of a Parser whose format has segments
 // besides reasoning and content. A Parser that does not implement it puts
 // every byte of a response in reasoning or content (minus its markers).
+//
+// Segment text is part of the response, so a Parser keeps what it produced
+// until Segments takes it: a caller with no use for segments may ignore
+// them, and their text (not more) stays with the Parser until it is
+// dropped.
 type Segmenter interface {
 	// Segments returns, in order, the segment text that ExtractStreaming
 	// and Finish have produced since the last call; pieces of one segment
