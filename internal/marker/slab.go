@@ -8,7 +8,7 @@ import "strings"
 // replaced, not reused), so every string a Slab returned stays valid and
 // unchanged for as long as it is referenced, which keeps its buffer alive.
 //
-// Joining then costs one allocation per buffer, whose size doubles from
+// Joining then costs two allocations per buffer, whose size doubles from
 // 256 bytes to 16 KiB, instead of one per join. A join larger than a
 // quarter of the largest buffer gets an allocation of its own.
 //
