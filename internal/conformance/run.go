@@ -141,24 +141,28 @@ func checkCollect(t *testing.T, ch Chunking, p reasoning.Parser, want reasoning.
 	}
 }
 
-// collect is reasoning.Collect that also gathers a Segmenter's segments,
-// merged into whole ones.
+// collect streams deltas through p and returns what it emitted, joined only
+// after the last call: a string a parser returned and then changed (a
+// buffer reused too early) would show as a mismatch.
 func collect(p reasoning.Parser, deltas []reasoning.Delta) (reasoning.Message, []reasoning.Segment) {
-	seg, ok := p.(reasoning.Segmenter)
-	if !ok {
-		return reasoning.Collect(p, deltas), nil
-	}
-	var r, c strings.Builder
+	seg, _ := p.(reasoning.Segmenter)
+	var msgs []reasoning.Message
 	var pieces []reasoning.Segment
 	add := func(m reasoning.Message) {
-		r.WriteString(m.Reasoning)
-		c.WriteString(m.Content)
-		pieces = append(pieces, seg.Segments()...)
+		msgs = append(msgs, m)
+		if seg != nil {
+			pieces = append(pieces, seg.Segments()...)
+		}
 	}
 	for _, d := range deltas {
 		add(p.ExtractStreaming(d))
 	}
 	add(p.Finish())
+	var r, c strings.Builder
+	for _, m := range msgs {
+		r.WriteString(m.Reasoning)
+		c.WriteString(m.Content)
+	}
 	return reasoning.Message{Reasoning: r.String(), Content: c.String()}, MergeSegments(pieces)
 }
 
