@@ -52,7 +52,7 @@ func (s *Slab) Begin(n int) (start int) {
 		size := n
 		if n <= slabMax/4 {
 			s.size = min(max(2*s.size, slabMin), slabMax)
-			size = s.size
+			size = max(n, s.size) // a first join may be larger than the first slab
 		}
 		s.b = new(strings.Builder)
 		s.b.Grow(size)

@@ -37,6 +37,14 @@ func TestSlabJoin(t *testing.T) {
 			t.Errorf("Join(%q) = %q, want %q", tt.parts, got, tt.want)
 		}
 	}
+	// A join larger than the first buffer gets a buffer that holds it, not
+	// one the Builder then grows: two allocations.
+	if n := testing.AllocsPerRun(100, func() {
+		var fresh Slab
+		fresh.Join(strings.Repeat("x", 1000), "y")
+	}); n > 2+1 { // + the Repeat
+		t.Errorf("a fresh Slab's 1001-byte join allocates %v times, want 3 with the Repeat", n)
+	}
 	var w Slab
 	w.Join("warm", "up")
 	if n := testing.AllocsPerRun(1000, func() { w.Join("ab", "cd") }); n > 0.01 {
