@@ -5,7 +5,6 @@ import (
 	"os"
 	"runtime"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/reasoning-go/reasoning"
@@ -23,31 +22,6 @@ func sample(b *testing.B, name string, n int) string {
 		b.Fatalf("no sample for %q: %v", name, err)
 	}
 	return strings.Repeat(string(s), n/len(s)+1)[:n]
-}
-
-// benchVocab names the real vocabulary whose tokens BenchmarkTable streams a
-// name's sample in: the model's own where ../shared/vocab has it, else
-// Qwen3's (a name missing here uses Qwen3's too).
-var benchVocab = map[string]string{
-	"deepseek_v3": "deepseek-v3", "deepseek_v4": "deepseek-v3", "deepseek_v41": "deepseek-v3",
-	"openai_gptoss": "gpt-oss", "beam": "gpt-oss",
-	"granite":      "granite",
-	"hunyuan_a13b": "hunyuan-a13b", "hy_v3": "hunyuan-a13b", "hy_v4": "hunyuan-a13b",
-	"kimi_k2": "kimi-k2", "kimi_k25": "kimi-k2", "kimi": "kimi-k2", "kimi_k3": "kimi-k2", "k2_horizon": "kimi-k2",
-	"mistral": "mistral-nemo",
-	"olmo3":   "olmo",
-	"gemma4":  "gemma3",
-}
-
-var benchVocabs sync.Map // vocabulary name → tokenizer.Tokenizer
-
-func loadBenchVocab(b *testing.B, name string) tokenizer.Tokenizer {
-	if v, ok := benchVocabs.Load(name); ok {
-		return v.(tokenizer.Tokenizer)
-	}
-	tok := testvocab.Load(b, name)
-	benchVocabs.Store(name, tok)
-	return tok
 }
 
 // thinkingOn is the request every BenchmarkTable parser serves: thinking
@@ -85,12 +59,12 @@ func BenchmarkTable(b *testing.B) {
 			}
 			benchStream(b, name, conformance.Tokenizer(name, nil), deltas)
 		})
-		vocab := benchVocab[name]
+		vocab := realVocab[name]
 		if vocab == "" {
 			vocab = "qwen3"
 		}
 		b.Run(name+"/token="+vocab, func(b *testing.B) {
-			tok := loadBenchVocab(b, vocab)
+			tok := testvocab.Load(b, vocab) // loaded once per process
 			if e, ok := catalog.Lookup(name); ok && e.Config != nil {
 				tok = tokenizer.WithConfig(tok, e.Config) // the family's metadata, not the model's
 			}

@@ -201,11 +201,11 @@ func TestConcurrentParsers(t *testing.T) {
 
 // TestInvariantsRealVocab runs the registry-wide invariants again through a
 // real model vocabulary per name (the model's own where ../shared/vocab has
-// it, else Qwen3's; see benchVocab): real tokens split markers and text as
+// it, else Qwen3's; see realVocab): real tokens split markers and text as
 // a serving stack's deltas do, and the answer must not change.
 func TestInvariantsRealVocab(t *testing.T) {
 	for _, name := range reasoning.Names() {
-		vocab := benchVocab[name]
+		vocab := realVocab[name]
 		if vocab == "" {
 			vocab = "qwen3"
 		}

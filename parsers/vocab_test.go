@@ -193,3 +193,17 @@ func TestMultiTokenMarkerIDs(t *testing.T) {
 		})
 	}
 }
+
+// realVocab names the real vocabulary that TestInvariantsRealVocab and
+// BenchmarkTable use for a name: the model's own where ../shared/vocab has
+// it, else Qwen3's (a name missing here uses Qwen3's).
+var realVocab = map[string]string{
+	"deepseek_v3": "deepseek-v3", "deepseek_v4": "deepseek-v3", "deepseek_v41": "deepseek-v3",
+	"openai_gptoss": "gpt-oss", "beam": "gpt-oss",
+	"granite":      "granite",
+	"hunyuan_a13b": "hunyuan-a13b", "hy_v3": "hunyuan-a13b", "hy_v4": "hunyuan-a13b",
+	"kimi_k2": "kimi-k2", "kimi_k25": "kimi-k2", "kimi": "kimi-k2", "kimi_k3": "kimi-k2", "k2_horizon": "kimi-k2",
+	"mistral": "mistral-nemo",
+	"olmo3":   "olmo",
+	"gemma4":  "gemma3",
+}
