@@ -85,14 +85,13 @@ func (s *Scanner) SetActive(mask uint64) {
 			switch {
 			case s.longest == 0:
 				s.only = int(m[0])
-			case s.only != int(m[0]):
-				s.only = -2
+			case s.only != int(m[0]): // for good: no marker starts with -1
+				s.only = -1
 			}
 			s.first[m[0]] = true
 			s.longest = max(s.longest, len(m))
 		}
 	}
-	s.only = max(s.only, -1)
 }
 
 // Active returns the active set.
