@@ -3,12 +3,14 @@ package conformance
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/reasoning-go/reasoning"
+	"github.com/reasoning-go/reasoning/internal/catalog"
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
@@ -211,13 +213,14 @@ func CheckIDCase(t *testing.T, f File, c IDCase) {
 	if err != nil {
 		t.Fatalf("New(%q): %v", f.Parser, err)
 	}
+	e, _ := catalog.Lookup(f.Parser)
 	checkStreamingEnd(t, func() reasoning.Parser {
 		q, err := reasoning.New(f.Parser, ptok, c.opts(tok)...)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return q
-	}, p, ids)
+	}, p, tok, ids, slices.Concat(e.Markers, e.Boundaries))
 	if c.IsReasoningEnd != nil {
 		if got := p.IsReasoningEnd(ids); got != *c.IsReasoningEnd {
 			t.Errorf("IsReasoningEnd(%v = %q) = %v, want %v", ids, c.Tokens, got, *c.IsReasoningEnd)
@@ -250,23 +253,93 @@ func CheckIDCase(t *testing.T, f File, c IDCase) {
 	}
 }
 
-// checkStreamingEnd asks IsReasoningEndStreaming of a fresh parser token by
-// token and two tokens at a time, and checks each answer against
-// IsReasoningEnd on the IDs so far: the streaming check remembers what it
-// saw and must not drift from the whole answer.
-func checkStreamingEnd(t *testing.T, fresh func() reasoning.Parser, p reasoning.Parser, ids []int) {
+// checkStreamingEnd checks IsReasoningEndStreaming against IsReasoningEnd
+// over ids, in passes whose number does not grow with len(ids): fresh
+// parsers are asked token by token and two tokens at a time, and
+// must agree with one another at every prefix; IsReasoningEnd (which reads
+// the whole prefix) is asked at no more than maxEndChecks prefixes, those
+// where an answer can change: where the one-token answers change and just
+// before, where the decoded text ends one of markers and just after, the
+// first and last few, and evenly spaced ones. A streaming check that drifts
+// from the whole answer shows at one of them.
+func checkStreamingEnd(t *testing.T, fresh func() reasoning.Parser, p reasoning.Parser, tok tokenizer.Tokenizer, ids []int, markers []string) {
 	t.Helper()
-	for _, step := range []int{1, 2} {
-		q := fresh()
-		for i := step; i <= len(ids)+step-1; i += step {
-			n := min(i, len(ids))
-			want := p.IsReasoningEnd(ids[:n])
-			if got := q.IsReasoningEndStreaming(ids[:n], ids[n-min(step, n):n]); got != want {
-				t.Errorf("IsReasoningEndStreaming over %v, %d at a time, at %d = %v; IsReasoningEnd = %v", ids, step, n, got, want)
-				return
-			}
+	n := len(ids)
+	if n == 0 {
+		return
+	}
+	one := make([]bool, n+1) // one[i]: the one-token answer after i IDs
+	q := fresh()
+	for i := 1; i <= n; i++ {
+		one[i] = q.IsReasoningEndStreaming(ids[:i], ids[i-1:i])
+	}
+	two := fresh()
+	for prev := 0; prev < n; prev += 2 {
+		i := min(prev+2, n)
+		if got := two.IsReasoningEndStreaming(ids[:i], ids[prev:i]); got != one[i] {
+			t.Errorf("IsReasoningEndStreaming over %v at %d = %v two at a time, %v one at a time", ids, i, got, one[i])
+			return
 		}
 	}
+	var at []int // prefixes to ask IsReasoningEnd about, most telling first
+	at = append(at, n, 1)
+	for i := 2; i <= n; i++ {
+		if one[i] != one[i-1] {
+			at = append(at, i, i-1)
+		}
+	}
+	for _, i := range markerEnds(tok, ids, markers) {
+		at = append(at, i, i+1)
+	}
+	at = append(at, 2, 3, n-1, n-2)
+	for k := 1; k < 8; k++ {
+		at = append(at, n*k/8)
+	}
+	asked := map[int]bool{}
+	for _, i := range at {
+		if i < 1 || i > n || asked[i] {
+			continue
+		}
+		if len(asked) == maxEndChecks {
+			break
+		}
+		asked[i] = true
+		if want := p.IsReasoningEnd(ids[:i]); one[i] != want {
+			t.Errorf("IsReasoningEndStreaming over %v, one at a time, at %d = %v; IsReasoningEnd = %v", ids, i, one[i], want)
+			return
+		}
+	}
+}
+
+// maxEndChecks is how many prefixes checkStreamingEnd asks IsReasoningEnd
+// about at most, so that it reads ids a bounded number of times.
+const maxEndChecks = 32
+
+// markerEnds returns the lengths of the prefixes of ids whose decoded text
+// ends with one of markers (with a nil tok, none), in order.
+func markerEnds(tok tokenizer.Tokenizer, ids []int, markers []string) []int {
+	longest := 0
+	for _, m := range markers {
+		longest = max(longest, len(m))
+	}
+	if tok == nil || longest == 0 {
+		return nil
+	}
+	var ends []int
+	var tail []byte // the decoded text's last bytes, at least longest of them when there are
+	for i := range ids {
+		tail = append(tail, tok.Decode(ids[i:i+1])...)
+		for _, m := range markers {
+			if m != "" && strings.HasSuffix(string(tail), m) {
+				ends = append(ends, i+1)
+				break
+			}
+		}
+		if len(tail) > 2*longest {
+			tail = append(tail[:0], tail[len(tail)-longest:]...)
+		}
+	}
+	return ends
 }
 
 // quoted prints deltas so that a failure reproduces.
