@@ -447,8 +447,6 @@ type endReplay struct {
 	valid bool
 }
 
-func discard(phase, string, int) {}
-
 // feedID runs one token through m and returns the length of the text fed:
 // the token's decoded text, or, for <|extra_0|>, none: the turn ends, and m
 // starts again before any block.

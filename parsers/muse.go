@@ -583,7 +583,7 @@ func (m *museMachine) start(cfg reasoning.Config, tok tokenizer.Tokenizer) {
 	p := museMachine{handOff: m.handOff, noSegs: true}
 	p.reset()
 	discard := func(phase, string, int) {}
-	p.feed(prompt[i:], func(int, int) bool { return true }, discard)
+	p.feed(prompt[i:], acceptAll, discard)
 	p.text(p.sc.Flush(), discard)
 	m.phase, m.route, m.recipient, m.ended = p.phase, p.route, p.recipient, p.ended
 	switch p.phase {

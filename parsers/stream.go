@@ -90,7 +90,7 @@ func (s *stream) backed(k, _ int) bool {
 func collectText(m textMachine, output string) reasoning.Message {
 	var r, c pieces
 	out := func(ph phase, s string, _ int) { r.addTo(&c, ph, s) }
-	m.feed(output, func(int, int) bool { return true }, out)
+	m.feed(output, acceptAll, out)
 	m.finish(out)
 	return message(&r, &c)
 }
@@ -112,3 +112,9 @@ func (s *stream) joined(r, c *pieces) reasoning.Message {
 func message(r, c *pieces) reasoning.Message {
 	return reasoning.Message{Reasoning: r.String(), Content: c.String()}
 }
+
+// discard is an emitter that keeps nothing.
+func discard(phase, string, int) {}
+
+// acceptAll lets every marker found count: for checks that read text alone.
+func acceptAll(int, int) bool { return true }

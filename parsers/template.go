@@ -109,6 +109,10 @@ type respTemplate struct {
 type startAnchor struct {
 	literals []string
 	re       *regexp.Regexp
+	// overlaps says that two occurrences of literals may overlap (one
+	// inside another, or one's end the start of the next), so that the
+	// last one is not found by a scan from the left.
+	overlaps bool
 }
 
 // after returns the offset just past the last anchor in s; ok is false when
@@ -126,6 +130,25 @@ func (a startAnchor) after(s string) (end int, ok bool) {
 		}
 	}
 	return end, end >= 0
+}
+
+// mayOverlap reports whether occurrences of literals in a text may
+// overlap: one is inside another, or a proper suffix of one is a prefix of
+// one.
+func mayOverlap(literals []string) bool {
+	if marker.Check(literals) != nil {
+		return true
+	}
+	for _, a := range literals {
+		for _, b := range literals {
+			for i := 1; i < len(a); i++ {
+				if strings.HasPrefix(b, a[i:]) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // cut returns the part of a prompt that belongs to the response.
@@ -217,6 +240,7 @@ func parseTemplate(raw any) (*respTemplate, error) {
 		if t.anchor.literals, err = tmplLiterals(`"start_anchor"`, lits); err != nil {
 			return nil, err
 		}
+		t.anchor.overlaps = mayOverlap(t.anchor.literals)
 	case hasPat:
 		ps, ok := pat.(string)
 		if !ok {
@@ -398,7 +422,8 @@ func jsonKind(v any) string {
 type responseTemplate struct {
 	*thinkTag
 	tmpl     *respTemplate
-	thinking bool // enable_thinking: off, IDs that show nothing count as ended
+	thinking bool         // enable_thinking: off, IDs that show nothing count as ended
+	endWalk  templateWalk // what IsReasoningEndStreaming has read
 }
 
 // IsReasoningEnd runs the template over the decoded text of ids, from after
@@ -421,8 +446,13 @@ func (p *responseTemplate) IsReasoningEnd(ids []int) bool {
 	m.reset(p.fam(), s)
 	// Text held as a possible marker at the end is not flushed: like
 	// upstream's probe, a partial delimiter decides nothing.
-	m.feed(text, func(int, int) bool { return true }, func(phase, string, int) {})
-	switch st := m.state; {
+	m.feed(text, acceptAll, discard)
+	return p.answer(m.state)
+}
+
+// answer is the end check's answer where the template leaves the response.
+func (p *responseTemplate) answer(st tagState) bool {
+	switch {
 	case st.phase == phaseReasoning:
 		return false
 	case st.seen || st.begun:
@@ -431,10 +461,67 @@ func (p *responseTemplate) IsReasoningEnd(ids []int) bool {
 	return !p.thinking
 }
 
-// IsReasoningEndStreaming is IsReasoningEnd on all of ids: the template's
-// regions may open and close anywhere, so the whole response is read again.
-func (p *responseTemplate) IsReasoningEndStreaming(ids, _ []int) bool {
-	return p.IsReasoningEnd(ids)
+// IsReasoningEndStreaming answers as IsReasoningEnd(ids) does, where delta
+// is the newest part of ids. Called for consecutive deltas it reads only
+// the newest: it keeps the template's machine and a scanner for the start
+// anchors running over the text so far. A template whose anchors are a
+// pattern, or literals that may overlap, has the whole response read again.
+func (p *responseTemplate) IsReasoningEndStreaming(ids, delta []int) bool {
+	a := p.tmpl.anchor
+	if p.tmpl.repeats || a.re != nil || a.overlaps {
+		return p.IsReasoningEnd(ids)
+	}
+	w := &p.endWalk
+	if from := max(0, len(ids)-len(delta)); !w.valid || w.n != from {
+		w.reset(p.fam(), p.start, a.literals)
+		w.feed(p.tok, ids[:from], a.literals)
+	}
+	w.feed(p.tok, ids[w.n:], a.literals)
+	return p.answer(w.m.state)
+}
+
+// templateWalk is the "hf" streaming end check's memory: the template's
+// machine over the decoded text of the first n IDs from after the last
+// start anchor in them, and a scanner that finds the anchors.
+type templateWalk struct {
+	valid   bool
+	n       int // IDs read
+	m       machine
+	anchors marker.Scanner
+	text    int // bytes of decoded text read
+	out     int // bytes the anchor scanner has returned, anchors included
+}
+
+func (w *templateWalk) reset(f *tagFamily, start tagState, anchors []string) {
+	w.valid, w.n, w.text, w.out = true, 0, 0, 0
+	w.m.reset(f, start)
+	w.anchors.Reset(anchors)
+}
+
+// feed reads ids, one token's text at a time: where an anchor ends in it,
+// the machine starts again after it, as IsReasoningEnd's does.
+func (w *templateWalk) feed(tok tokenizer.Tokenizer, ids []int, anchors []string) {
+	for i := range ids {
+		s := tok.Decode(ids[i : i+1])
+		w.anchors.Feed(s)
+		cut := -1 // where the last anchor that ends in s ends, in s
+		for {
+			held, text, k := w.anchors.Next()
+			w.out += len(held) + len(text)
+			if k < 0 {
+				break
+			}
+			w.out += len(anchors[k])
+			cut = w.out - w.text
+		}
+		w.text += len(s)
+		if cut >= 0 {
+			w.m.reset(w.m.fam, w.m.fam.defaultStart())
+			s = s[cut:]
+		}
+		w.m.feed(s, acceptAll, discard)
+	}
+	w.n += len(ids)
 }
 
 // ExtractContentIDs returns the content IDs after the last reasoning token,

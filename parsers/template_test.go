@@ -332,6 +332,8 @@ func TestResponseTemplateIDs(t *testing.T) {
 		{"nothing-yet", gemmaPrefix, "", false, "-", 0},
 		{"content-after-last-block", gemmaPrefix, "a" + tplThinking + "b" + tplThinking + "c", true, "c", 8},
 		{"anchor-in-ids", "", gemmaPrefix + "<|channel>thought\nx<channel|>y", true, "y", 1},
+		{"anchor-again", "", gemmaPrefix + "x<turn|>" + gemmaPrefix + "<|channel>thought\nz", false, "-", 2},
+		{"anchor-tool-response", gemmaPrefix, "<|channel>thought\nx" + "<tool_response|>y", true, "y", 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -351,12 +353,59 @@ func TestResponseTemplateIDs(t *testing.T) {
 			} else if got == nil || tok.Decode(got) != tt.content {
 				t.Errorf("ExtractContentIDs = %q (nil %v), want %q", tok.Decode(got), got == nil, tt.content)
 			}
-			if tt.name != "anchor-in-ids" { // the count reads output IDs, from where the response starts
+			// The streaming check keeps its place; it must answer as
+			// IsReasoningEnd does at every length.
+			q, err := reasoning.New("hf", tok, reasoning.WithPrompt(tt.prompt, tok.Encode(tt.prompt)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := 1; i <= len(ids); i++ {
+				if got, want := q.IsReasoningEndStreaming(ids[:i], ids[i-1:i]), p.IsReasoningEnd(ids[:i]); got != want {
+					t.Errorf("IsReasoningEndStreaming after %d tokens = %v, IsReasoningEnd = %v", i, got, want)
+				}
+			}
+			if !strings.HasPrefix(tt.name, "anchor-") { // the count reads output IDs, from where the response starts
 				if n := p.CountReasoningTokens(ids); n != tt.reasoning {
 					t.Errorf("CountReasoningTokens = %d, want %d", n, tt.reasoning)
 				}
 			}
 		})
+	}
+}
+
+// TestResponseTemplateStreamingAnchors checks the streaming end check
+// against IsReasoningEnd at every length where the start anchors are a
+// pattern, or literals whose occurrences overlap ("<ab" and "b>" in
+// "<ab>"), so that the last anchor is not the last one a scan from the
+// left finds: the response starts after the one that ends last.
+func TestResponseTemplateStreamingAnchors(t *testing.T) {
+	for _, edit := range []func(map[string]any){
+		func(tmpl map[string]any) { tmpl["start_anchor"] = []any{"<ab", "b>"} },
+		func(tmpl map[string]any) { tmpl["start_anchor"] = []any{"<ab", "<abb>"} },
+		func(tmpl map[string]any) {
+			delete(tmpl, "start_anchor")
+			tmpl["start_anchor_pattern"] = "<a+b>"
+		},
+	} {
+		tmpl := gemmaTemplate(t, edit)
+		tok := templateTokenizer(t, tmpl)
+		for _, out := range []string{
+			"<|channel>thought\nx<ab>y",
+			"<|channel>thought\nx<ab<|channel>thought\ny<abb>z<channel|>",
+			"a<abb>" + tplThinking + "<aab>",
+		} {
+			p, err := reasoning.New("hf", tok)
+			if err != nil {
+				t.Fatal(err)
+			}
+			q, _ := reasoning.New("hf", tok)
+			ids := tok.Encode(out)
+			for i := 1; i <= len(ids); i++ {
+				if got, want := q.IsReasoningEndStreaming(ids[:i], ids[i-1:i]), p.IsReasoningEnd(ids[:i]); got != want {
+					t.Errorf("anchors %v, output %q: IsReasoningEndStreaming after %q = %v, IsReasoningEnd = %v", tmpl["start_anchor"], out, tok.Decode(ids[:i]), got, want)
+				}
+			}
+		}
 	}
 }
 
