@@ -8,9 +8,7 @@ import (
 	"testing"
 
 	"github.com/reasoning-go/reasoning"
-	"github.com/reasoning-go/reasoning/internal/catalog"
 	"github.com/reasoning-go/reasoning/internal/conformance"
-	"github.com/reasoning-go/reasoning/internal/testvocab"
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
@@ -64,10 +62,7 @@ func BenchmarkTable(b *testing.B) {
 			vocab = "qwen3"
 		}
 		b.Run(name+"/token="+vocab, func(b *testing.B) {
-			tok := testvocab.Load(b, vocab) // loaded once per process
-			if e, ok := catalog.Lookup(name); ok && e.Config != nil {
-				tok = tokenizer.WithConfig(tok, e.Config) // the family's metadata, not the model's
-			}
+			tok, _ := vocabFor(b, name) // loaded once per process
 			if _, err := reasoning.New(name, tok, thinkingOn); err != nil {
 				b.Skipf("no real vocabulary serves %s: %v", name, err)
 			}

@@ -6,8 +6,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/reasoning-go/reasoning"
+	"github.com/reasoning-go/reasoning/internal/catalog"
 	"github.com/reasoning-go/reasoning/internal/conformance"
 	"github.com/reasoning-go/reasoning/internal/testvocab"
+	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
 // TestCasesRealVocab streams every golden case one real token per delta,
@@ -194,8 +196,24 @@ func TestMultiTokenMarkerIDs(t *testing.T) {
 	}
 }
 
-// realVocab names the real vocabulary that TestInvariantsRealVocab and
-// BenchmarkTable use for a name: the model's own where ../shared/vocab has
+// vocabFor returns the real vocabulary realVocab names for name, with the
+// family's tokenizer metadata where it needs some (not the model's), and
+// the vocabulary's folder name. A missing vocabulary skips or fails tb.
+func vocabFor(tb testing.TB, name string) (tokenizer.Tokenizer, string) {
+	tb.Helper()
+	vocab := realVocab[name]
+	if vocab == "" {
+		vocab = "qwen3"
+	}
+	tok := testvocab.Load(tb, vocab)
+	if e, ok := catalog.Lookup(name); ok && e.Config != nil {
+		tok = tokenizer.WithConfig(tok, e.Config)
+	}
+	return tok, vocab
+}
+
+// realVocab names the real vocabulary that TestInvariantsRealVocab,
+// TestLongOutput and BenchmarkTable use for a name: the model's own where ../shared/vocab has
 // it, else Qwen3's (a name missing here uses Qwen3's).
 var realVocab = map[string]string{
 	"deepseek_v3": "deepseek-v3", "deepseek_v4": "deepseek-v3", "deepseek_v41": "deepseek-v3",

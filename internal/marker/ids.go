@@ -1,5 +1,7 @@
 package marker
 
+import "github.com/reasoning-go/reasoning/internal/work"
+
 // HasPrefixIDs reports whether ids begins with seq. An empty seq is never a
 // prefix.
 func HasPrefixIDs(ids, seq []int) bool {
@@ -19,7 +21,8 @@ func HasPrefixIDs(ids, seq []int) bool {
 // that end after position from, and which sequence it is; -1, -1 when none.
 // Sequences must not contain one another.
 func LastIndexAny(ids []int, seqs [][]int, mask uint64, from int) (pos, k int) {
-	stop := from - maxLen(seqs, mask) // occurrences starting here or before end by from
+	stop := from - maxLen(seqs, mask)   // occurrences starting here or before end by from
+	work.Add(len(ids) - max(stop+1, 0)) // the positions the loop may visit
 	for i := len(ids) - 1; i >= 0 && i > stop; i-- {
 		for j, seq := range seqs {
 			if mask&(1<<j) == 0 || len(seq) == 0 || i+len(seq) <= from {
@@ -35,6 +38,7 @@ func LastIndexAny(ids []int, seqs [][]int, mask uint64, from int) (pos, k int) {
 
 // MatchAt returns which of seqs selected by mask begins ids[i:], or -1.
 func MatchAt(ids []int, i int, seqs [][]int, mask uint64) int {
+	work.Add(1)
 	for j, seq := range seqs {
 		if mask&(1<<j) != 0 && HasPrefixIDs(ids[i:], seq) {
 			return j

@@ -6,6 +6,8 @@ package marker
 import (
 	"fmt"
 	"strings"
+
+	"github.com/reasoning-go/reasoning/internal/work"
 )
 
 // MaxMarkers is the largest number of markers one Scanner can watch.
@@ -111,6 +113,7 @@ func (s *Scanner) Held() string { return s.held }
 // start an active marker, and the rest is held for the next delta or Flush.
 func (s *Scanner) Next() (held, text string, m int) {
 	if h := s.held; h != "" {
+		work.Add(len(h))
 		for i := 0; i < len(h); i++ {
 			if !s.first[h[i]] {
 				continue
@@ -160,6 +163,7 @@ func (s *Scanner) Flush() string {
 // all of t is text: no byte of it is a marker's first byte. False means
 // only that t must be searched.
 func (s *Scanner) noneStarts(t string) bool {
+	work.Add(len(t))
 	switch {
 	case s.active == 0:
 		return true
@@ -185,6 +189,7 @@ func (s *Scanner) matchAcross(a, b string) (k int, full bool) {
 		if s.active&(1<<i) == 0 || mk[0] != a[0] {
 			continue
 		}
+		work.Add(len(mk))
 		switch {
 		case len(mk) <= len(a):
 			if strings.HasPrefix(a, mk) {
@@ -212,6 +217,7 @@ func (s *Scanner) index() (pos, k int) {
 			continue
 		}
 		if s.known&(1<<i) == 0 || s.next[i] < s.cur {
+			work.Add(len(s.delta) - s.cur)
 			s.next[i] = len(s.delta)
 			if j := strings.Index(s.delta[s.cur:], mk); j >= 0 {
 				s.next[i] = s.cur + j
@@ -228,6 +234,7 @@ func (s *Scanner) index() (pos, k int) {
 // partial returns the length of the longest suffix of t that is a proper
 // prefix of an active marker.
 func (s *Scanner) partial(t string) int {
+	work.Add(min(len(t), s.longest))
 	for i := max(0, len(t)-s.longest+1); i < len(t); i++ {
 		if !s.first[t[i]] {
 			continue

@@ -1,6 +1,10 @@
 package marker
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/reasoning-go/reasoning/internal/work"
+)
 
 // A Slab joins short strings without an allocation per join: it copies them
 // into an append-only buffer and returns the result as a string that shares
@@ -48,6 +52,7 @@ func (s *Slab) Join(parts ...string) string {
 // returns. Between Begin and End only WriteString may be called, with n
 // bytes in all.
 func (s *Slab) Begin(n int) (start int) {
+	work.Add(n)
 	if s.b == nil || s.b.Cap()-s.b.Len() < n {
 		size := n
 		if n <= slabMax/4 {
