@@ -14,7 +14,7 @@ import (
 func Example() {
 	p, err := reasoning.New("deepseek_r1", nil) // nil tokenizer: text only
 	if err != nil {
-		log.Fatal(err)
+		log.Fatal(err) // an unknown name lists the known ones
 	}
 	m := p.Extract("<think>2 + 2 is 4.</think>The answer is 4.")
 	fmt.Printf("reasoning: %q\ncontent: %q\n", m.Reasoning, m.Content)
@@ -28,17 +28,19 @@ func ExampleParser_streaming() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	for _, d := range []string{"Add 2 and 2.</th", "ink>The answer", " is 4."} {
+	deltas := []string{"Add 2 and 2.</th", "ink>The answer", " is 4."} // "</think>" cut in two
+	for _, d := range deltas {
 		if m := p.ExtractStreaming(reasoning.Delta{Text: d}); !m.IsZero() {
 			fmt.Printf("reasoning=%q content=%q\n", m.Reasoning, m.Content)
 		}
 	}
-	fmt.Println("finish zero:", p.Finish().IsZero())
+	if m := p.Finish(); !m.IsZero() { // what was held back, such as a partial marker
+		fmt.Printf("reasoning=%q content=%q\n", m.Reasoning, m.Content)
+	}
 	// Output:
 	// reasoning="Add 2 and 2." content=""
 	// reasoning="" content="The answer"
 	// reasoning="" content=" is 4."
-	// finish zero: true
 }
 
 func ExampleWithThinking() {
@@ -89,6 +91,77 @@ func ExampleParser_IsReasoningEnd() {
 	// Output:
 	// grammar on after 6 tokens; content so far ""
 	// reasoning tokens: 4
+}
+
+// A gateway in front of a server that returns raw text: pick the parser
+// from the request's model, resolve the thinking switches once, then split
+// each choice's deltas.
+func Example_gateway() {
+	// From the request, and the upstream's streamed deltas of one choice.
+	model, kwargs, effort := "Qwen/Qwen3-8B", map[string]any(nil), ""
+	upstream := []string{"<think>2 + 2", " is 4.</th", "ink>\n\nIt is 4."}
+
+	name, ok := reasoning.ForModel(model) // "Qwen/Qwen3-8B" → "qwen3"; or your configured name
+	if !ok {
+		return // not a reasoning model ForModel knows: pass the response through
+	}
+	kw, _ := reasoning.ResolveThinking(kwargs, effort, reasoning.ThinkingDefaults{})
+	// Send kw upstream as the request's chat_template_kwargs; then, per choice:
+	p, err := reasoning.New(name, nil, reasoning.WithChatTemplateKwargs(kw)) // nil tokenizer: text only
+	if err != nil {
+		log.Fatal(err) // a family that rejects the kwargs: answer 400 before calling upstream
+	}
+	// A plain (non-streamed) response: m := p.Extract(message.Content). A stream:
+	for _, delta := range upstream {
+		if m := p.ExtractStreaming(reasoning.Delta{Text: delta}); !m.IsZero() {
+			fmt.Printf("delta: reasoning=%q content=%q\n", m.Reasoning, m.Content)
+		}
+	}
+	held := p.Finish() // at the choice's finish_reason or [DONE]: send it before the finish
+	fmt.Printf("finish: %+v\n", held)
+	// Output:
+	// delta: reasoning="2 + 2" content=""
+	// delta: reasoning=" is 4." content=""
+	// delta: reasoning="" content="\n\nIt is 4."
+	// finish: {Reasoning: Content:}
+}
+
+// A Gate holds a grammar off while the model reasons, and ends reasoning
+// that runs over a thinking budget by forcing the end marker.
+func ExampleGate() {
+	tok, err := tokenizer.NewVocab(map[string]int{"<think>": 151667, "</think>": 151668})
+	if err != nil {
+		log.Fatal(err)
+	}
+	p, err := reasoning.New("qwen3", tok) // a parser of its own, with the tokenizer
+	if err != nil {
+		log.Fatal(err)
+	}
+	g := reasoning.NewGate(p, reasoning.WithThinkingBudget(3, nil))
+	g.Prompt(tok.Encode("<|im_start|>assistant\n<think>\n")) // the prompt opened reasoning
+	model := tok.Encode("hmmm{}")                            // what the sampler picks, one token a step
+	for len(model) > 0 {
+		if f := g.Force(); f != nil { // budget spent: emit the end marker
+			g.Accept(f...)
+			fmt.Printf("forced %q\n", tok.Decode(f))
+			continue
+		}
+		grammarOn := g.Constrain() // false while reasoning; true from the token after it ends
+		id := model[0]
+		model = model[1:]
+		g.Accept(id) // accepted tokens, in order; Rollback(n) takes back rejected ones
+		fmt.Printf("%q grammar=%v\n", tok.Decode([]int{id}), grammarOn)
+	}
+	fmt.Println("reasoning tokens:", g.ReasoningTokens()) // as CountReasoningTokens counts them
+	// Output:
+	// "h" grammar=false
+	// "m" grammar=false
+	// "m" grammar=false
+	// forced "</think>"
+	// "m" grammar=true
+	// "{" grammar=true
+	// "}" grammar=true
+	// reasoning tokens: 3
 }
 
 func ExampleNew_unknownName() {

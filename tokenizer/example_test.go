@@ -10,7 +10,7 @@ import (
 // Load a model folder and resolve a reasoning marker. (Compile-only: it
 // needs a model folder, such as one that `make vocab` fetches.)
 func ExampleLoad() {
-	tok, err := tokenizer.Load("testdata/vocab/qwen3")
+	tok, err := tokenizer.Load("/models/Qwen3-8B") // tokenizer.json, or tiktoken.model with tokenizer_config.json; .gz too
 	if err != nil {
 		log.Fatal(err)
 	}
