@@ -16,6 +16,11 @@ import (
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
+// shortSkip is why -short (make test's -race run) skips a test: it sweeps
+// many inputs on one goroutine, where the race detector can find nothing,
+// and the plain go test run has it.
+const shortSkip = "a sweep on one goroutine: the plain go test run has it"
+
 // newWith builds a parser of name, failing t on error.
 func newWith(t testing.TB, name string, tok tokenizer.Tokenizer, opts ...reasoning.Option) reasoning.Parser {
 	t.Helper()
@@ -29,6 +34,9 @@ func newWith(t testing.TB, name string, tok tokenizer.Tokenizer, opts ...reasoni
 // ended for the prompt and tokens so far, and counts reasoning tokens as
 // CountReasoningTokens does.
 func TestGateEveryFamily(t *testing.T) {
+	if testing.Short() {
+		t.Skip(shortSkip)
+	}
 	for _, name := range reasoning.Names() {
 		t.Run(name, func(t *testing.T) {
 			e, ok := catalog.Lookup(name)
@@ -73,6 +81,9 @@ func TestGateEveryFamily(t *testing.T) {
 // where replaying only the surviving tokens would, budget and forcing
 // included.
 func TestGateRollbackReplay(t *testing.T) {
+	if testing.Short() {
+		t.Skip(shortSkip)
+	}
 	tok, err := tokenizer.NewVocab(map[string]int{"<think>": 1, "</think>": 2, "<tool_call>": 3})
 	require.NoError(t, err)
 	alphabet := []int{1, 2, 3, tok.Base() + 'a', tok.Base() + 'b', tok.Base() + ' '}
@@ -108,6 +119,9 @@ func TestGateRollbackReplay(t *testing.T) {
 }
 
 func TestGatePromptAndEnableInReasoning(t *testing.T) {
+	if testing.Short() {
+		t.Skip(shortSkip)
+	}
 	tok := testvocab.Load(t, "qwen3")
 	closed := "<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n<think>\n\n</think>\n\n"
 	g := reasoning.NewGate(newWith(t, "qwen3", tok))
@@ -131,6 +145,9 @@ func TestGatePromptAndEnableInReasoning(t *testing.T) {
 // TestGateRealVocabularies opens the gate at the token that completes the
 // end of reasoning, implicit ends and multi-token markers included.
 func TestGateRealVocabularies(t *testing.T) {
+	if testing.Short() {
+		t.Skip(shortSkip)
+	}
 	for _, tt := range []struct {
 		vocab, parser, reasoning, end, content string
 	}{

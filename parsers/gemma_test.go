@@ -12,6 +12,9 @@ import (
 // tokens: the markers are several ordinary tokens there, found by their
 // text, while <eos> is a special token found by its ID.
 func TestGemma4OrdinaryTokens(t *testing.T) {
+	if testing.Short() {
+		t.Skip(shortSkip)
+	}
 	conformance.RunVocab(t, casesDir+"/gemma4.json", "gemma3")
 }
 

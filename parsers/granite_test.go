@@ -15,6 +15,9 @@ import (
 // per delta, with the tokens' IDs: the phrases are several ordinary tokens
 // there, cut anywhere by the deltas.
 func TestGraniteRealVocab(t *testing.T) {
+	if testing.Short() {
+		t.Skip(shortSkip)
+	}
 	conformance.RunVocab(t, casesDir+"/granite.json", "granite")
 }
 

@@ -13,6 +13,9 @@ import (
 // TestHarmonyRealVocab streams every Harmony case one real o200k_harmony
 // token per delta, with IDs, and checks the ID methods on real IDs.
 func TestHarmonyRealVocab(t *testing.T) {
+	if testing.Short() {
+		t.Skip(shortSkip)
+	}
 	conformance.RunVocab(t, "../testdata/cases/openai_gptoss.json", "gpt-oss")
 	conformance.RunVocab(t, "../testdata/cases/beam.json", "gpt-oss")
 

@@ -17,6 +17,9 @@ import (
 // token per delta, with the tokens' IDs, where every marker is several
 // ordinary tokens.
 func TestHunyuanRealVocab(t *testing.T) {
+	if testing.Short() {
+		t.Skip(shortSkip)
+	}
 	conformance.RunVocab(t, casesDir+"/hunyuan_a13b.json", "hunyuan-a13b")
 }
 

@@ -13,6 +13,9 @@ import (
 // markers are several ordinary tokens there and are found by their text,
 // as vLLM finds them (its Inkling parser lexes text only).
 func TestInklingOrdinaryTokens(t *testing.T) {
+	if testing.Short() {
+		t.Skip(shortSkip)
+	}
 	conformance.RunVocab(t, casesDir+"/inkling.json", "qwen3")
 }
 

@@ -15,10 +15,18 @@ import (
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
+// shortSkip is why -short (make test's -race run) skips a test: it sweeps
+// many inputs on one goroutine, where the race detector can find nothing,
+// and the plain go test run has it.
+const shortSkip = "a sweep on one goroutine: the plain go test run has it"
+
 // TestInvariants checks the guarantees of the design for every registered
 // name, on a corpus built from the family's own markers, so that a family
 // added later is covered without anyone remembering.
 func TestInvariants(t *testing.T) {
+	if testing.Short() {
+		t.Skip(shortSkip)
+	}
 	for _, name := range reasoning.Names() {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -204,6 +212,9 @@ func TestConcurrentParsers(t *testing.T) {
 // it, else Qwen3's; see realVocab): real tokens split markers and text as
 // a serving stack's deltas do, and the answer must not change.
 func TestInvariantsRealVocab(t *testing.T) {
+	if testing.Short() {
+		t.Skip(shortSkip)
+	}
 	for _, name := range reasoning.Names() {
 		vocab := realVocab[name]
 		if vocab == "" {

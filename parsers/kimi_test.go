@@ -422,6 +422,9 @@ func TestK2HorizonEffort(t *testing.T) {
 // every effort's markers, Collect equals Extract under every chunking, and
 // the split conserves the output.
 func TestK2HorizonInvariantsPerEffort(t *testing.T) {
+	if testing.Short() {
+		t.Skip(shortSkip)
+	}
 	e, ok := catalog.Lookup("k2_horizon")
 	if !ok {
 		t.Fatal("k2_horizon has no catalog entry")

@@ -18,6 +18,9 @@ import (
 // DeepSeek V3, where they are several ordinary tokens (R1 distills on those
 // bases write them so).
 func TestCasesRealVocab(t *testing.T) {
+	if testing.Short() {
+		t.Skip(shortSkip)
+	}
 	for _, tt := range []struct{ file, vocab string }{
 		{"qwen3", "qwen3"},
 		{"deepseek_r1", "qwen3"},

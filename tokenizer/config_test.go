@@ -115,6 +115,9 @@ func TestWithConfig(t *testing.T) {
 
 // TestRealConfig reads the metadata of a real model folder.
 func TestRealConfig(t *testing.T) {
+	if testing.Short() {
+		t.Skip(shortSkip)
+	}
 	for family, class := range map[string]string{"gemma3": "GemmaTokenizer", "kimi-k2": "TikTokenTokenizer"} {
 		t.Run(family, func(t *testing.T) {
 			tok := testvocab.Load(t, family)

@@ -12,6 +12,11 @@ import (
 	"github.com/reasoning-go/reasoning/internal/testvocab"
 )
 
+// shortSkip is why -short (make test's -race run) skips a test: it sweeps
+// many inputs on one goroutine, where the race detector can find nothing,
+// and the plain go test run has it.
+const shortSkip = "a sweep on one goroutine: the plain go test run has it"
+
 // families are the vocabulary folders every test of real vocabularies covers.
 var families = []string{
 	"qwen3", "deepseek-v3", "gpt-oss", "llama3", "gemma3",
@@ -50,6 +55,9 @@ func readExpected(t testing.TB, family string) expectedFile {
 // text that the Rust implementations (Hugging Face tokenizers, tiktoken)
 // give for the same vocabulary.
 func TestEncodeMatchesReference(t *testing.T) {
+	if testing.Short() {
+		t.Skip(shortSkip)
+	}
 	for _, family := range families {
 		t.Run(family, func(t *testing.T) {
 			tok := testvocab.Load(t, family)

@@ -21,6 +21,11 @@ import (
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
+// shortSkip is why -short (make test's -race run) skips a test: it sweeps
+// many inputs on one goroutine, where the race detector can find nothing,
+// and the plain go test run has it.
+const shortSkip = "a sweep on one goroutine: the plain go test run has it"
+
 // The tests run the doctor with a real vocabulary many times: load each
 // folder once.
 func init() {
@@ -222,6 +227,9 @@ func TestClientField(t *testing.T) {
 // TestMultiTokenDelimiter uses the real vocabularies: DeepSeek-V3's has no
 // <think> entry, Qwen3's has both markers as single tokens.
 func TestMultiTokenDelimiter(t *testing.T) {
+	if testing.Short() {
+		t.Skip(shortSkip)
+	}
 	deepseek := testvocab.Path(t, "deepseek-v3")
 	qwen := testvocab.Path(t, "qwen3")
 	runCases(t, []capturedCase{

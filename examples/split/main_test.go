@@ -17,6 +17,11 @@ import (
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
+// shortSkip is why -short (make test's -race run) skips a test: it sweeps
+// many inputs on one goroutine, where the race detector can find nothing,
+// and the plain go test run has it.
+const shortSkip = "a sweep on one goroutine: the plain go test run has it"
+
 func TestSplit(t *testing.T) {
 	var out bytes.Buffer
 	err := run([]string{"-parser", "deepseek_r1", "-"}, strings.NewReader("a<b</think>c"), &out)
@@ -101,6 +106,9 @@ func TestErrors(t *testing.T) {
 // TestVocab streams a sample one real token per delta through a real
 // vocabulary and checks the totals against the whole split.
 func TestVocab(t *testing.T) {
+	if testing.Short() {
+		t.Skip(shortSkip)
+	}
 	dir, ok := testvocab.Dir()
 	if !ok {
 		t.Skip("no vocabularies; set REASONING_VOCAB_DIR")

@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"flag"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
@@ -29,8 +30,12 @@ type fuzzee struct {
 // chunking derived from the fuzzer's seed: no panic; Collect equals Extract,
 // with text alone and with every marker as one token; the split conserves
 // the output (nothing lost or invented); the ID methods agree with the text
-// split.
+// split. Under -short, unless fuzzing, the seeds are skipped: they are the
+// cases and corpora other tests sweep, on one goroutine.
 func Fuzz(f *testing.F, casesDir string, names ...string) {
+	if testing.Short() && !fuzzing() {
+		f.Skip("the seeds are a sweep on one goroutine: the plain go test run has them")
+	}
 	if len(names) == 0 || len(names) > 256 {
 		f.Fatalf("a fuzz target takes 1 to 256 names, not %d", len(names))
 	}
@@ -106,3 +111,10 @@ func Fuzz(f *testing.F, casesDir string, names ...string) {
 // maxIDCheck is the longest fuzz input whose ID methods are checked; longer
 // ones get every other check.
 const maxIDCheck = 1 << 10
+
+// fuzzing reports whether go test was asked to fuzz (-test.fuzz), not only
+// to run the seeds.
+func fuzzing() bool {
+	f := flag.Lookup("test.fuzz")
+	return f != nil && f.Value.String() != ""
+}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
 // recorder stands in for a testing.TB to see whether Skip or Fatal was
@@ -99,10 +101,23 @@ func TestLoadBrokenFails(t *testing.T) {
 	}
 }
 
-// TestLoadCaches checks that a real vocabulary is loaded once per process.
+// TestLoadCaches checks that a real vocabulary is loaded once per process,
+// however many tests ask for it at once (parallel subtests do).
 func TestLoadCaches(t *testing.T) {
-	a := Load(t, "qwen3")
-	if b := Load(t, "qwen3"); a != b {
-		t.Error("Load returned two tokenizers for one vocabulary")
+	Path(t, "qwen3") // skips or fails here, on the test's goroutine, when it is missing
+	const n = 4
+	var got [n]tokenizer.Tokenizer
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() { got[i] = Load(t, "qwen3") })
+	}
+	wg.Wait()
+	for i := range n {
+		if got[i] != got[0] {
+			t.Fatal("Load returned two tokenizers for one vocabulary")
+		}
+	}
+	if Load(t, "qwen3") != got[0] {
+		t.Error("a later Load returned another tokenizer")
 	}
 }
