@@ -17,22 +17,23 @@ type Chunking struct {
 }
 
 // TextChunkings returns the text-only ways the harness cuts output: whole,
-// per byte, per rune, fixed sizes, per byte with an empty delta between every
-// two, and random cuts seeded by seed. Every cut position inside a marker or
-// a multi-byte rune is reached by one of them.
+// per byte with an empty delta between every two, per rune, fixed sizes,
+// and random cuts seeded by seed. Every cut position inside a marker or a
+// multi-byte rune is reached by one of them. (Per byte without the empty
+// deltas is not among them: in every scanner bug injected to try the
+// chunkings, it failed exactly when the per-byte cut with empties did.)
 func TextChunkings(output string, seed uint64) []Chunking {
 	cs := []Chunking{
 		{"whole", texts(output)},
-		{"per-byte", sized(output, 1)},
-		{"per-rune", perRune(output)},
 		{"per-byte-with-empties", withEmpties(sized(output, 1))},
+		{"per-rune", perRune(output)},
 	}
 	for _, n := range []int{2, 3, 4, 7, 16} {
 		cs = append(cs, Chunking{fmt.Sprintf("size-%d", n), sized(output, n)})
 	}
 	r := rand.New(rand.NewPCG(seed, 0x5eed))
-	for i := range 8 {
-		cs = append(cs, Chunking{fmt.Sprintf("random-%d", i), Random(r, output)})
+	for i := range 8 { // named with the seed, so that a failure says how to cut the same way again
+		cs = append(cs, Chunking{fmt.Sprintf("random-%d(seed %d)", i, seed), Random(r, output)})
 	}
 	return cs
 }
