@@ -1,15 +1,29 @@
-# The README's test command is `make test`; .ci/run calls it.
+# The README's test command is `make test`, the fast tier: gofmt, go vet,
+# every test once (the exhaustive sweeps included), the long-stream test
+# with work counted (tag reasoning_work), and the race detector on what runs
+# on several goroutines (-short skips the single-goroutine sweeps there).
+# No test asserts on elapsed time. `make check` is the exhaustive tier;
+# .ci/run runs both.
 GO ?= go
 FUZZTIME ?= 10s
 
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: test bench fuzz vocab lint
+.PHONY: test check bench fuzz vocab lint
 
 test:
 	@unformatted="$$(gofmt -l .)"; if [ -n "$$unformatted" ]; then echo "gofmt would change:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
-	$(GO) test -race -timeout 30m ./...
+	$(GO) test ./...
+	$(GO) test -tags reasoning_work -run '^TestLongOutput$$' ./parsers/
+	$(GO) test -race -short ./...
+
+# The exhaustive tier: staticcheck, every test under the race detector, the
+# sweeps included (their parallel subtests share the registry, catalogs and
+# tokenizers), and a bounded run of every fuzz target.
+check: lint
+	$(GO) test -race -timeout 60m ./...
+	$(MAKE) fuzz
 
 # go vet and staticcheck (fetched through the module proxy at a fixed version).
 lint:
