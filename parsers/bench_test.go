@@ -57,11 +57,7 @@ func BenchmarkTable(b *testing.B) {
 			}
 			benchStream(b, name, conformance.Tokenizer(name, nil), deltas)
 		})
-		vocab := realVocab[name]
-		if vocab == "" {
-			vocab = "qwen3"
-		}
-		b.Run(name+"/token="+vocab, func(b *testing.B) {
+		b.Run(name+"/token="+vocabName(name), func(b *testing.B) {
 			tok, _ := vocabFor(b, name) // loaded once per process
 			if _, err := reasoning.New(name, tok, thinkingOn); err != nil {
 				b.Skipf("no real vocabulary serves %s: %v", name, err)

@@ -216,10 +216,7 @@ func TestInvariantsRealVocab(t *testing.T) {
 		t.Skip(shortSkip)
 	}
 	for _, name := range reasoning.Names() {
-		vocab := realVocab[name]
-		if vocab == "" {
-			vocab = "qwen3"
-		}
+		vocab := vocabName(name)
 		t.Run(name+"/"+vocab, func(t *testing.T) {
 			t.Parallel()
 			tok := testvocab.Load(t, vocab)

@@ -9,6 +9,7 @@ import (
 	"github.com/reasoning-go/reasoning"
 	"github.com/reasoning-go/reasoning/internal/conformance"
 	"github.com/reasoning-go/reasoning/internal/work"
+	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
 // TestLongOutput is guarantee 3 (constant work per delta) measured in
@@ -34,42 +35,26 @@ func TestLongOutput(t *testing.T) {
 	}
 	const shortest, longest = 10_000, 1_000_000
 	for _, name := range reasoning.Names() {
-		raw, err := os.ReadFile("../testdata/samples/" + name + ".txt")
-		if err != nil {
-			t.Fatalf("no sample for %q: %v", name, err)
-		}
+		raw := readSample(t, name)
 		t.Run(name+"/text", func(t *testing.T) {
-			text := strings.Repeat(string(raw), 4*longest/len(raw)+1)[:4*longest]
-			tok := conformance.Tokenizer(name, nil)
-			checkLinear(t, shortest, maxHeld, func(deltas int, over func() bool) reasoning.Parser {
-				p, err := reasoning.New(name, tok)
-				if err != nil {
-					t.Fatal(err)
-				}
-				sg, _ := p.(reasoning.Segmenter)
-				for i := 0; i < deltas && (i%256 != 0 || !over()); i++ {
-					p.ExtractStreaming(reasoning.Delta{Text: text[4*i : 4*i+4]})
-					if sg != nil {
-						sg.Segments() // as a client that shows tool calls takes them
-					}
-				}
-				return p
-			})
+			text := strings.Repeat(raw, 4*longest/len(raw)+1)[:4*longest]
+			s := newStream(t, name, conformance.Tokenizer(name, nil))
+			s.step = func(p reasoning.Parser, i int) {
+				p.ExtractStreaming(reasoning.Delta{Text: text[4*i : 4*i+4]})
+			}
+			checkLinear(t, shortest, maxHeld, s)
 		})
 	}
 	// With IDs, after every text stream: the vocabularies loaded for these
 	// make each collection that measures what a parser holds slower.
 	for _, name := range reasoning.Names() {
-		raw, err := os.ReadFile("../testdata/samples/" + name + ".txt")
-		if err != nil {
-			t.Fatalf("no sample for %q: %v", name, err)
-		}
+		raw := readSample(t, name)
 		t.Run(name+"/tokens", func(t *testing.T) {
 			tok, vocab := vocabFor(t, name)
 			if _, err := reasoning.New(name, tok); err != nil {
 				t.Skipf("the %s vocabulary cannot serve %s: %v", vocab, name, err)
 			}
-			chs, err := conformance.TokenChunkings(tok, string(raw))
+			chs, err := conformance.TokenChunkings(tok, raw)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -78,37 +63,67 @@ func TestLongOutput(t *testing.T) {
 			for i := range ids {
 				ids[i] = one[i%len(one)].IDs[0]
 			}
-			checkLinear(t, shortest, maxHeld, func(deltas int, over func() bool) reasoning.Parser {
-				p, err := reasoning.New(name, tok)
-				if err != nil {
-					t.Fatal(err)
-				}
-				sg, _ := p.(reasoning.Segmenter)
-				for i := 0; i < deltas && (i%256 != 0 || !over()); i++ {
-					p.ExtractStreaming(reasoning.Delta{Text: one[i%len(one)].Text, IDs: ids[i : i+1]})
-					if sg != nil {
-						sg.Segments()
-					}
-				}
-				return p
-			})
+			s := newStream(t, name, tok)
+			s.step = func(p reasoning.Parser, i int) {
+				p.ExtractStreaming(reasoning.Delta{Text: one[i%len(one)].Text, IDs: ids[i : i+1]})
+			}
+			checkLinear(t, shortest, maxHeld, s)
 			// The end check a grammar gate asks per token costs more per
 			// call (some families decode the last tokens again): a
 			// twentieth of the length tells linear from quadratic as well.
 			// It remembers its answer for every length (Gate.Rollback
 			// goes back to any), so what it holds is not bounded.
-			checkLinear(t, shortest/20, 0, func(deltas int, over func() bool) reasoning.Parser {
-				p, err := reasoning.New(name, tok)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for i := 0; i < deltas && (i%256 != 0 || !over()); i++ {
-					p.IsReasoningEndStreaming(ids[:i+1], ids[i:i+1])
-				}
-				return p
-			})
+			s.step = func(p reasoning.Parser, i int) {
+				p.IsReasoningEndStreaming(ids[:i+1], ids[i:i+1])
+			}
+			checkLinear(t, shortest/20, 0, s)
 		})
 	}
+}
+
+// readSample returns the saved output of a family.
+func readSample(t *testing.T, name string) string {
+	t.Helper()
+	raw, err := os.ReadFile("../testdata/samples/" + name + ".txt")
+	if err != nil {
+		t.Fatalf("no sample for %q: %v", name, err)
+	}
+	return string(raw)
+}
+
+// A longStream is what checkLinear streams: a new parser, then step for
+// each delta i.
+type longStream struct {
+	new  func() reasoning.Parser
+	step func(p reasoning.Parser, i int)
+}
+
+// newStream returns a longStream of parsers of name built with tok; its
+// step is the caller's to set.
+func newStream(t *testing.T, name string, tok tokenizer.Tokenizer) longStream {
+	return longStream{new: func() reasoning.Parser {
+		p, err := reasoning.New(name, tok)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}}
+}
+
+// run streams n deltas through a new parser, taking the segments of one
+// that has them as a client that shows tool calls does, and returns the
+// parser before Finish. It stops early once over reports true (asked every
+// 256 deltas).
+func (s longStream) run(n int, over func() bool) reasoning.Parser {
+	p := s.new()
+	sg, _ := p.(reasoning.Segmenter)
+	for i := 0; i < n && (i%256 != 0 || !over()); i++ {
+		s.step(p, i)
+		if sg != nil {
+			sg.Segments()
+		}
+	}
+	return p
 }
 
 // longRatio bounds what ten times the deltas may cost: ten times, and room
@@ -125,13 +140,13 @@ const maxHeld = 256 << 10
 // many, and checks that each stream's work and allocations are at most
 // longRatio times the one before (bytes twice that), and, unless held is
 // 0, that the parser holds at most held bytes of memory after each of the
-// longer streams. stream returns the parser before Finish. A stream stops as soon
-// as its work passes the bound, which over() then reports, so that a
-// parser whose work grows with the output fails in seconds, not hours.
-func checkLinear(t *testing.T, shortest, held int, stream func(deltas int, over func() bool) reasoning.Parser) {
+// longer streams. A stream stops as soon as its work passes the bound, so
+// that a parser whose work grows with the output fails in seconds, not
+// hours.
+func checkLinear(t *testing.T, shortest, held int, s longStream) {
 	t.Helper()
 	never := func() bool { return false }
-	prev, _ := measure(false, func() reasoning.Parser { return stream(shortest, never) }) // warms caches up too: an upper bound for the next
+	prev, _ := measure(false, func() reasoning.Parser { return s.run(shortest, never) }) // warms caches up too: an upper bound for the next
 	for n := 10 * shortest; n <= 100*shortest; n *= 10 {
 		start, limit := work.Total(), longRatio*prev.work
 		stopped := false
@@ -139,7 +154,7 @@ func checkLinear(t *testing.T, shortest, held int, stream func(deltas int, over 
 			stopped = stopped || work.Total()-start > limit
 			return stopped
 		}
-		c, kept := measure(held > 0, func() reasoning.Parser { return stream(n, over) })
+		c, kept := measure(held > 0, func() reasoning.Parser { return s.run(n, over) })
 		t.Logf("%d deltas: work %d, allocations %d (%d B); %d deltas: work %d, allocations %d (%d B), %d B held", n/10, prev.work, prev.mallocs, prev.bytes, n, c.work, c.mallocs, c.bytes, kept)
 		if stopped {
 			t.Fatalf("%d deltas: stopped once the work passed %d, %dx that of %d deltas (%d)", n, limit, longRatio, n/10, prev.work)

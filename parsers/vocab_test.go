@@ -199,15 +199,21 @@ func TestMultiTokenMarkerIDs(t *testing.T) {
 	}
 }
 
+// vocabName returns the folder name of the real vocabulary that realVocab
+// names for name.
+func vocabName(name string) string {
+	if v := realVocab[name]; v != "" {
+		return v
+	}
+	return "qwen3"
+}
+
 // vocabFor returns the real vocabulary realVocab names for name, with the
 // family's tokenizer metadata where it needs some (not the model's), and
 // the vocabulary's folder name. A missing vocabulary skips or fails tb.
 func vocabFor(tb testing.TB, name string) (tokenizer.Tokenizer, string) {
 	tb.Helper()
-	vocab := realVocab[name]
-	if vocab == "" {
-		vocab = "qwen3"
-	}
+	vocab := vocabName(name)
 	tok := testvocab.Load(tb, vocab)
 	if e, ok := catalog.Lookup(name); ok && e.Config != nil {
 		tok = tokenizer.WithConfig(tok, e.Config)
