@@ -360,7 +360,6 @@ func (m *harmonyMachine) start(cfg reasoning.Config, tok tokenizer.Tokenizer) {
 	}
 	var p harmonyMachine
 	p.reset()
-	discard := func(phase, string, int) {}
 	p.feed(prompt[i:], acceptAll, discard)
 	p.text(p.sc.Flush(), discard)
 	switch p.phase {

@@ -582,7 +582,6 @@ func (m *museMachine) start(cfg reasoning.Config, tok tokenizer.Tokenizer) {
 	}
 	p := museMachine{handOff: m.handOff, noSegs: true}
 	p.reset()
-	discard := func(phase, string, int) {}
 	p.feed(prompt[i:], acceptAll, discard)
 	p.text(p.sc.Flush(), discard)
 	m.phase, m.route, m.recipient, m.ended = p.phase, p.route, p.recipient, p.ended
@@ -872,7 +871,6 @@ type walkMemo[M any, PM interface {
 // feed runs the machine over ids, the IDs after the n fed so far. A
 // single-token marker counts only as its own token, as in creditTokens.
 func (w *walkMemo[M, PM]) feed(tok tokenizer.Tokenizer, ids []int, markers []string, single []int) {
-	discard := func(phase, string, int) {}
 	for i := range ids {
 		s := tok.Decode(ids[i : i+1])
 		id, start := ids[i], w.pos

@@ -474,9 +474,9 @@ func (p *responseTemplate) IsReasoningEndStreaming(ids, delta []int) bool {
 	w := &p.endWalk
 	if from := max(0, len(ids)-len(delta)); !w.valid || w.n != from {
 		w.reset(p.fam(), p.start, a.literals)
-		w.feed(p.tok, ids[:from], a.literals)
+		w.feed(p.tok, ids[:from])
 	}
-	w.feed(p.tok, ids[w.n:], a.literals)
+	w.feed(p.tok, ids[w.n:])
 	return p.answer(w.m.state)
 }
 
@@ -488,19 +488,20 @@ type templateWalk struct {
 	n       int // IDs read
 	m       machine
 	anchors marker.Scanner
-	text    int // bytes of decoded text read
-	out     int // bytes the anchor scanner has returned, anchors included
+	literal []string // the anchors, by the scanner's index
+	text    int      // bytes of decoded text read
+	out     int      // bytes the anchor scanner has returned, anchors included
 }
 
 func (w *templateWalk) reset(f *tagFamily, start tagState, anchors []string) {
-	w.valid, w.n, w.text, w.out = true, 0, 0, 0
+	w.valid, w.n, w.text, w.out, w.literal = true, 0, 0, 0, anchors
 	w.m.reset(f, start)
 	w.anchors.Reset(anchors)
 }
 
 // feed reads ids, one token's text at a time: where an anchor ends in it,
 // the machine starts again after it, as IsReasoningEnd's does.
-func (w *templateWalk) feed(tok tokenizer.Tokenizer, ids []int, anchors []string) {
+func (w *templateWalk) feed(tok tokenizer.Tokenizer, ids []int) {
 	for i := range ids {
 		s := tok.Decode(ids[i : i+1])
 		w.anchors.Feed(s)
@@ -511,7 +512,7 @@ func (w *templateWalk) feed(tok tokenizer.Tokenizer, ids []int, anchors []string
 			if k < 0 {
 				break
 			}
-			w.out += len(anchors[k])
+			w.out += len(w.literal[k])
 			cut = w.out - w.text
 		}
 		w.text += len(s)

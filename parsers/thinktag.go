@@ -583,7 +583,7 @@ func (f *tagFamily) replay(tok tokenizer.Tokenizer, cfg reasoning.Config) (s tag
 	}
 	var m machine
 	m.reset(f, f.defaultStart())
-	m.feed(f.responseIn(text), acceptAll, func(phase, string, int) {})
+	m.feed(f.responseIn(text), acceptAll, discard)
 	s = m.state
 	s.begun = false // the output has not begun
 	return s, true
