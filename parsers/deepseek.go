@@ -16,6 +16,40 @@ const (
 	poolsideTurn     = "<assistant>"        // Poolside: start of the assistant turn
 )
 
+var deepseekR1Family = newTagFamily(tagSpec{
+	name:  "deepseek_r1",
+	open:  thinkOpen,
+	close: thinkClose,
+})
+
+// newDeepSeekR1 builds the "deepseek_r1" parser (vLLM DeepSeekR1ReasoningParser).
+//
+// Markers: <think> and </think>, single tokens or not.
+// Starts in: reasoning (newer R1 templates put <think> in the prompt). The
+// first <think> of the block is dropped wherever it comes; text before it is
+// reasoning. A prompt that already closed the block (WithPrompt) starts the
+// response in content, where <think> is text; WithForceReasoning(false)
+// starts it in content where a <think> opens the one block.
+// Thinking switch: none.
+// Truncation: an output that never closes reasoning is all reasoning.
+// Repeats: after the first </think> everything is content, verbatim: a later
+// </think> or <think> stays as text. A second <think> inside reasoning is
+// reasoning text.
+// Streaming: holds back fewer bytes than "</think>", only while they may
+// start it; Finish returns them to the section they belong to.
+// Upstream: spec vllm-thinktag §5 and §3. vLLM's extract drops text before
+// <think> (B2) while its streaming path keeps it as reasoning; both of ours
+// keep it (spec policy 2). vLLM swallows a delta made of one marker token even
+// when it carries other text (B4) and slices text by a search that can miss a
+// marker whose text lags its ID (B3); we split on the text and count IDs. The
+// ID-level end check is vLLM's (the last marker decides), so an output that
+// reopens <think> in content reads as not ended there (B5) although the text
+// split keeps it in content. CountReasoningTokens counts tokens before a
+// leading <think> (B18: vLLM counts 0 when the prompt opened reasoning).
+func newDeepSeekR1(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
+	return deepseekR1Family.newParser(tok, cfg)
+}
+
 var deepseekV3Family = newTagFamily(tagSpec{
 	name:     "deepseek_v3",
 	open:     thinkOpen,

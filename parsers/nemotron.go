@@ -79,3 +79,16 @@ var graniteThinkingFamily = newTagFamily(tagSpec{
 func newGraniteThinking(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	return graniteThinkingFamily.newParser(tok, cfg)
 }
+
+var nemotronDeciFamily = newTagFamily(renamed(basicFamily.tagSpec, "nemotron_deci"))
+
+// newNemotronDeci builds the "nemotron_deci" parser (Dynamo's
+// ReasoningParserType::NemotronDeci, which is BasicReasoningParser with
+// force_reasoning off: the same behaviour as "basic", under its own name).
+//
+// Markers, starts in, thinking switch, truncation, repeats, streaming: as
+// "basic". Upstream: Dynamo lib/parsers/src/reasoning/mod.rs; Dynamo's
+// glm45 maps to the same type, but vLLM's glm45 wins (spec policy 1).
+func newNemotronDeci(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
+	return nemotronDeciFamily.newParser(tok, cfg)
+}

@@ -5,15 +5,6 @@ import (
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
-// Qwen3's markers, each named once.
-const (
-	thinkOpen    = "<think>"
-	thinkClose   = "</think>"
-	qwenToolCall = "<tool_call>" // ends reasoning implicitly; kept in content
-	chatMLStart  = "<|im_start|>"
-	chatMLEnd    = "<|im_end|>"
-)
-
 var qwen3Family = newTagFamily(tagSpec{
 	name:        "qwen3",
 	open:        thinkOpen,

@@ -2,6 +2,7 @@ package parsers
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/reasoning-go/reasoning"
 	"github.com/reasoning-go/reasoning/internal/marker"
@@ -118,3 +119,106 @@ func discard(phase, string, int) {}
 
 // acceptAll lets every marker found count: for checks that read text alone.
 func acceptAll(int, int) bool { return true }
+
+// piece is text of the output with its offset, for machines that map text
+// back to tokens.
+type piece struct {
+	s  string
+	at int
+}
+
+// emitter receives a machine's output: text of one section and the offset
+// of its first byte in all the text fed.
+type emitter func(ph phase, s string, at int)
+
+// pieces gathers the text one call emits for one section, copying only when
+// there is more than one piece. The first few pieces live in the value
+// itself; a streaming call joins them in its parser's slab (join), Extract
+// in one allocation of the result (String).
+type pieces struct {
+	few  [8]string
+	n    int      // pieces in few
+	more []string // pieces after few is full
+}
+
+func (p *pieces) add(s string) {
+	switch {
+	case s == "":
+	case p.n < len(p.few):
+		p.few[p.n] = s
+		p.n++
+	default:
+		p.more = append(p.more, s)
+	}
+}
+
+// addTo adds s to r (p) when ph is reasoning, else to c.
+func (p *pieces) addTo(c *pieces, ph phase, s string) {
+	if ph == phaseReasoning {
+		p.add(s)
+	} else {
+		c.add(s)
+	}
+}
+
+// reset empties p, keeping the room it grew.
+// The strings left in few are overwritten by the next delta's.
+func (p *pieces) reset() {
+	if len(p.more) > 0 {
+		clear(p.more)
+		p.more = p.more[:0]
+	}
+	p.n = 0
+}
+
+// join is the pieces' text, joined in slab.
+func (p *pieces) join(slab *marker.Slab) string {
+	switch {
+	case p.n == 0:
+		return ""
+	case p.n == 1:
+		return p.few[0]
+	case len(p.more) == 0:
+		return slab.Join(p.few[:p.n]...)
+	}
+	size := 0
+	for _, s := range p.few[:p.n] {
+		size += len(s)
+	}
+	for _, s := range p.more {
+		size += len(s)
+	}
+	start := slab.Begin(size)
+	for _, s := range p.few[:p.n] {
+		slab.WriteString(s)
+	}
+	for _, s := range p.more {
+		slab.WriteString(s)
+	}
+	return slab.End(start)
+}
+
+func (p *pieces) String() string {
+	switch p.n {
+	case 0:
+		return ""
+	case 1:
+		return p.few[0]
+	}
+	size := 0
+	for _, s := range p.few[:p.n] {
+		size += len(s)
+	}
+	for _, s := range p.more {
+		size += len(s)
+	}
+	var b strings.Builder
+	b.Grow(size)
+	for _, s := range p.few[:p.n] {
+		b.WriteString(s)
+	}
+	for _, s := range p.more {
+		b.WriteString(s)
+	}
+	return b.String()
+}

@@ -1,0 +1,10 @@
+package parsers
+
+// The markers several families share, each named once.
+const (
+	thinkOpen    = "<think>"
+	thinkClose   = "</think>"
+	qwenToolCall = "<tool_call>" // Qwen's tool-call opener: ends reasoning implicitly in several families; kept in content
+	chatMLStart  = "<|im_start|>"
+	chatMLEnd    = "<|im_end|>"
+)
