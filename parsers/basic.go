@@ -5,13 +5,12 @@ import (
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
-var basicFamily = newTagFamily(tagSpec{
-	name:         "basic",
-	open:         thinkOpen,
-	close:        thinkClose,
-	startContent: true,
-	reenter:      true,
-	dropCloses:   true,
+var basicFamily = newTagFamily(ThinkTag{
+	Name:    "basic",
+	Open:    []string{thinkOpen},
+	Close:   []string{thinkClose},
+	Start:   StartContent,
+	Repeats: RepeatsReopen,
 })
 
 // newBasic builds the "basic" parser (Dynamo BasicReasoningParser with

@@ -28,26 +28,24 @@ const cohereSpaces = " \t\r\n"
 // and result indices, then ">".
 var cohereCiteSources = tailSpec{chars: " 0123456789:[],", end: '>'}
 
-var cohereCommand3Family = newTagFamily(tagSpec{
-	name:           "cohere_command3",
-	open:           cohereThinkOpen,
-	close:          cohereThinkClose,
-	ends:           []string{cohereResponseOpen},
-	tools:          []string{cohereActionOpen},
-	toolCloses:     []string{cohereActionClose},
-	drops:          []string{cohereResponseClose, cohereCiteOpen},
-	tails:          []string{cohereCiteClose},
-	tail:           cohereCiteSources,
-	boundaries:     []string{cohereChatbot},
-	startContent:   true,
-	reenter:        true,
-	absorbOpens:    true,
-	dropCloses:     true,
-	toolBlocks:     true,
-	endNeedsMarker: true,
-	trimReasoning:  true,
-	trimOpen:       cohereSpaces,
-	trimContent:    cohereSpaces,
+var cohereCommand3Family = newTagFamily(ThinkTag{
+	Name:          "cohere_command3",
+	Open:          []string{cohereThinkOpen},
+	Close:         []string{cohereThinkClose},
+	Tools:         []string{cohereActionOpen},
+	Start:         StartContent,
+	Repeats:       RepeatsInterleave,
+	TrimReasoning: true,
+	TrimContent:   cohereSpaces,
+	TrimOpen:      cohereSpaces,
+	Boundaries:    []string{cohereChatbot},
+	rules: []rule{
+		endsAt(cohereResponseOpen),
+		dropped(cohereResponseClose, cohereCiteOpen),
+		toolBlocks(cohereActionClose),
+		tails(cohereCiteSources, cohereCiteClose),
+		endNeedsMarker(),
+	},
 })
 
 // newCohereCommand3 builds the "cohere_command3" parser (vLLM's
@@ -96,25 +94,23 @@ func newCohereCommand3(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning
 	return cohereCommand3Family.newParser(tok, cfg)
 }
 
-var cohereCommand4Family = newTagFamily(tagSpec{
-	name:           "cohere_command4",
-	open:           cohereThinkOpen,
-	close:          cohereThinkClose,
-	ends:           []string{cohereTextOpen, cohereResponseOpen},
-	tools:          []string{cohereActionOpen},
-	toolCloses:     []string{cohereActionClose},
-	drops:          []string{cohereTextClose, cohereResponseClose, cohereCiteOpen},
-	tails:          []string{cohereCiteClose},
-	tail:           cohereCiteSources,
-	boundaries:     []string{cohereChatbot},
-	reenter:        true,
-	absorbOpens:    true,
-	dropCloses:     true,
-	toolBlocks:     true,
-	endNeedsMarker: true,
-	trimReasoning:  true,
-	trimOpen:       cohereSpaces,
-	trimContent:    cohereSpaces,
+var cohereCommand4Family = newTagFamily(ThinkTag{
+	Name:          "cohere_command4",
+	Open:          []string{cohereThinkOpen},
+	Close:         []string{cohereThinkClose},
+	Tools:         []string{cohereActionOpen},
+	Repeats:       RepeatsInterleave,
+	TrimReasoning: true,
+	TrimContent:   cohereSpaces,
+	TrimOpen:      cohereSpaces,
+	Boundaries:    []string{cohereChatbot},
+	rules: []rule{
+		endsAt(cohereTextOpen, cohereResponseOpen),
+		dropped(cohereTextClose, cohereResponseClose, cohereCiteOpen),
+		toolBlocks(cohereActionClose),
+		tails(cohereCiteSources, cohereCiteClose),
+		endNeedsMarker(),
+	},
 })
 
 // newCohereCommand4 builds the "cohere_command4" parser (vLLM's

@@ -16,10 +16,10 @@ const (
 	poolsideTurn     = "<assistant>"        // Poolside: start of the assistant turn
 )
 
-var deepseekR1Family = newTagFamily(tagSpec{
-	name:  "deepseek_r1",
-	open:  thinkOpen,
-	close: thinkClose,
+var deepseekR1Family = newTagFamily(ThinkTag{
+	Name:  "deepseek_r1",
+	Open:  []string{thinkOpen},
+	Close: []string{thinkClose},
 })
 
 // newDeepSeekR1 builds the "deepseek_r1" parser (vLLM DeepSeekR1ReasoningParser).
@@ -50,11 +50,11 @@ func newDeepSeekR1(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Par
 	return deepseekR1Family.newParser(tok, cfg)
 }
 
-var deepseekV3Family = newTagFamily(tagSpec{
-	name:     "deepseek_v3",
-	open:     thinkOpen,
-	close:    thinkClose,
-	thinking: switchOf(false, "thinking", "enable_thinking"),
+var deepseekV3Family = newTagFamily(ThinkTag{
+	Name:     "deepseek_v3",
+	Open:     []string{thinkOpen},
+	Close:    []string{thinkClose},
+	Thinking: Switch{Keys: []string{"thinking", "enable_thinking"}},
 })
 
 // newDeepSeekV3 builds the "deepseek_v3" parser (vLLM
@@ -76,11 +76,11 @@ func newDeepSeekV3(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Par
 	return deepseekV3Family.newParser(tok, cfg)
 }
 
-var holo2Family = newTagFamily(tagSpec{
-	name:     "holo2",
-	open:     thinkOpen,
-	close:    thinkClose,
-	thinking: switchOf(true, "thinking", "enable_thinking"),
+var holo2Family = newTagFamily(ThinkTag{
+	Name:     "holo2",
+	Open:     []string{thinkOpen},
+	Close:    []string{thinkClose},
+	Thinking: Switch{Keys: []string{"thinking", "enable_thinking"}, Default: true},
 })
 
 // newHolo2 builds the "holo2" parser (vLLM
@@ -96,12 +96,12 @@ func newHolo2(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, 
 	return holo2Family.newParser(tok, cfg)
 }
 
-var poolsideFamily = newTagFamily(tagSpec{
-	name:       "poolside_v1",
-	open:       thinkOpen,
-	close:      thinkClose,
-	boundaries: []string{poolsideTurn},
-	thinking:   switchOf(false, "thinking", "enable_thinking"),
+var poolsideFamily = newTagFamily(ThinkTag{
+	Name:       "poolside_v1",
+	Open:       []string{thinkOpen},
+	Close:      []string{thinkClose},
+	Thinking:   Switch{Keys: []string{"thinking", "enable_thinking"}},
+	Boundaries: []string{poolsideTurn},
 })
 
 // newPoolsideV1 builds the "poolside_v1" parser (vLLM
@@ -132,20 +132,17 @@ func deepseekV4Thinking(c reasoning.Config) bool {
 			return false
 		}
 	}
-	return switchOf(true, "thinking", "enable_thinking")(c)
+	return Switch{Keys: []string{"thinking", "enable_thinking"}, Default: true}.on(c)
 }
 
-var deepseekV4Family = newTagFamily(tagSpec{
-	name:          "deepseek_v4",
-	open:          thinkOpen,
-	close:         thinkClose,
-	tools:         []string{dsmlToolCalls},
-	reenter:       true,
-	absorbOpens:   true,
-	dropCloses:    true,
-	trimReasoning: true,
-	thinking:      deepseekV4Thinking,
-	off:           offContent,
+var deepseekV4Family = newTagFamily(ThinkTag{
+	Name:          "deepseek_v4",
+	Open:          []string{thinkOpen},
+	Close:         []string{thinkClose},
+	Tools:         []string{dsmlToolCalls},
+	Repeats:       RepeatsInterleave,
+	Thinking:      Switch{Keys: []string{"thinking", "enable_thinking", "reasoning_effort"}, decide: deepseekV4Thinking, Off: OffContent},
+	TrimReasoning: true,
 })
 
 // newDeepSeekV4 builds the "deepseek_v4" parser (vLLM's DeepSeek V4 engine
@@ -171,9 +168,9 @@ func newDeepSeekV4(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Par
 	return deepseekV4Family.newParser(tok, cfg)
 }
 
-var deepseekV41Family = newTagFamily(func() tagSpec {
-	s := renamed(deepseekV4Family.tagSpec, "deepseek_v41")
-	s.tools = []string{dsmlToolCallsV41}
+var deepseekV41Family = newTagFamily(func() ThinkTag {
+	s := renamed(deepseekV4Family, "deepseek_v41")
+	s.Tools = []string{dsmlToolCallsV41}
 	return s
 }())
 

@@ -11,12 +11,14 @@ const (
 	ernieResponseClose = "</response>"
 )
 
-var ernie45Family = newTagFamily(tagSpec{
-	name:        "ernie45",
-	open:        thinkOpen,
-	close:       thinkClose,
-	drops:       []string{ernieResponseOpen, ernieResponseClose},
-	trimContent: "\n",
+var ernie45Family = newTagFamily(ThinkTag{
+	Name:        "ernie45",
+	Open:        []string{thinkOpen},
+	Close:       []string{thinkClose},
+	TrimContent: "\n",
+	rules: []rule{
+		dropped(ernieResponseOpen, ernieResponseClose),
+	},
 })
 
 // newErnie45 builds the "ernie45" parser (vLLM Ernie45ReasoningParser).

@@ -22,29 +22,28 @@ const (
 	gemmaEOS          = "<eos>"
 )
 
-var gemma4Family = newTagFamily(tagSpec{
-	name:          "gemma4",
-	open:          gemmaChannelOpen,
-	close:         gemmaChannelClose,
-	tools:         []string{gemmaToolCall},
-	toolCloses:    []string{gemmaToolCallEnd},
-	drops:         []string{gemmaTurnOpen, gemmaTurnClose, gemmaToolResponse, gemmaToolRespEnd, gemmaEOS},
-	boundaries:    []string{gemmaTurnOpen, gemmaToolResponse},
-	label:         gemmaThought,
-	startContent:  true,
-	reenter:       true,
-	absorbOpens:   true,
-	dropCloses:    true,
-	toolBlocks:    true,
-	trimReasoning: true,
-	responseIn:    gemmaResponse,
-	boundaryEnds:  func(c reasoning.Config) bool { return !gemmaThinking(c) },
+var gemma4Family = newTagFamily(ThinkTag{
+	Name:          "gemma4",
+	Open:          []string{gemmaChannelOpen},
+	Close:         []string{gemmaChannelClose},
+	Tools:         []string{gemmaToolCall},
+	Start:         StartContent,
+	Repeats:       RepeatsInterleave,
+	TrimReasoning: true,
+	Boundaries:    []string{gemmaTurnOpen, gemmaToolResponse},
+	rules: []rule{
+		dropped(gemmaTurnOpen, gemmaTurnClose, gemmaToolResponse, gemmaToolRespEnd, gemmaEOS),
+		toolBlocks(gemmaToolCallEnd),
+		labeled(gemmaThought),
+		boundaryAnswer(func(c reasoning.Config) bool { return !gemmaThinking(c) }),
+		responseIn(gemmaResponse),
+	},
 })
 
 // gemmaThinking is Gemma 4's thinking switch: chat_template_kwargs
 // enable_thinking, on unless set false. It decides only the ID-level end
 // check at a turn boundary.
-var gemmaThinking = switchOf(true, "enable_thinking")
+var gemmaThinking = Switch{Keys: []string{"enable_thinking"}, Default: true}.on
 
 // gemmaResponse returns the part of a Gemma 4 prompt that belongs to the
 // response: what follows the last <|turn>, which the model's own turn

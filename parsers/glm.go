@@ -5,16 +5,14 @@ import (
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
-var glm45Family = newTagFamily(tagSpec{
-	name:          "glm45",
-	open:          thinkOpen,
-	close:         thinkClose,
-	tools:         []string{qwenToolCall},
-	reenter:       true,
-	absorbOpens:   true,
-	dropCloses:    true,
-	trimReasoning: true,
-	thinking:      switchOf(true, "thinking", "enable_thinking"),
+var glm45Family = newTagFamily(ThinkTag{
+	Name:          "glm45",
+	Open:          []string{thinkOpen},
+	Close:         []string{thinkClose},
+	Tools:         []string{qwenToolCall},
+	Repeats:       RepeatsInterleave,
+	Thinking:      Switch{Keys: []string{"thinking", "enable_thinking"}, Default: true},
+	TrimReasoning: true,
 })
 
 // newGLM45 builds the "glm45" and "glm47" parsers (vLLM's GLM-4.7 engine
@@ -42,14 +40,14 @@ func newGLM45(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, 
 	return glm45Family.newParser(tok, cfg)
 }
 
-var glm47Family = newTagFamily(renamed(glm45Family.tagSpec, "glm47"))
+var glm47Family = newTagFamily(renamed(glm45Family, "glm47"))
 
 // newGLM47 builds the "glm47" parser: the same class as glm45.
 func newGLM47(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	return glm47Family.newParser(tok, cfg)
 }
 
-var ling3Family = newTagFamily(renamed(glm45Family.tagSpec, "ling3"))
+var ling3Family = newTagFamily(renamed(glm45Family, "ling3"))
 
 // newLing3 builds the "ling3" parser (vLLM's Ling 3 engine parser, the GLM
 // grammar).

@@ -21,15 +21,15 @@ const (
 // them. What upstream does beyond that (drop text before the first phrase,
 // give a truncated output to content, lose held text) is what policies 2, 3
 // and 7 tell us not to do, so no state machine of its own is needed.
-var graniteFamily = newTagFamily(tagSpec{
-	name:           "granite",
-	open:           graniteThought,
-	opens:          []string{graniteThoughtAlt},
-	close:          graniteResponse,
-	closes:         []string{graniteAnswerAlt},
-	boundaries:     []string{graniteRoleStart, graniteRoleEnd},
-	startContent:   true,
-	endNeedsMarker: true,
+var graniteFamily = newTagFamily(ThinkTag{
+	Name:       "granite",
+	Open:       []string{graniteThought, graniteThoughtAlt},
+	Close:      []string{graniteResponse, graniteAnswerAlt},
+	Start:      StartContent,
+	Boundaries: []string{graniteRoleStart, graniteRoleEnd},
+	rules: []rule{
+		endNeedsMarker(),
+	},
 })
 
 // newGranite builds the "granite" parser (vLLM GraniteReasoningParser, for

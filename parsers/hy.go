@@ -14,12 +14,12 @@ import (
 // those tokens' names, as vLLM's detect_token_suffix knows them.
 const hySuffixNames = "think tool_calls tool_call arg_key arg_value"
 
-func hyThinkSpec(name, suffix string, thinkingDefault bool) tagSpec {
-	return tagSpec{
-		name:     name,
-		open:     "<think" + suffix + ">",
-		close:    "</think" + suffix + ">",
-		thinking: hyThinking(thinkingDefault),
+func hyThinkSpec(name, suffix string, thinkingDefault bool) ThinkTag {
+	return ThinkTag{
+		Name:     name,
+		Open:     []string{"<think" + suffix + ">"},
+		Close:    []string{"</think" + suffix + ">"},
+		Thinking: Switch{Keys: []string{"reasoning_effort"}, decide: hyThinking(thinkingDefault)},
 	}
 }
 

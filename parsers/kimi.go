@@ -33,15 +33,14 @@ const (
 	horizonToolCalls = "<ifm|tool_calls>"
 )
 
-var kimiK2Family = newTagFamily(tagSpec{
-	name:          "kimi_k2",
-	open:          thinkOpen,
-	close:         thinkClose,
-	tools:         []string{kimiToolSection},
-	absorbOpens:   true,
-	dropCloses:    true,
-	trimReasoning: true,
-	thinking:      switchOf(true, "thinking", "enable_thinking"),
+var kimiK2Family = newTagFamily(ThinkTag{
+	Name:          "kimi_k2",
+	Open:          []string{thinkOpen},
+	Close:         []string{thinkClose},
+	Tools:         []string{kimiToolSection},
+	Repeats:       RepeatsDropStray,
+	Thinking:      Switch{Keys: []string{"thinking", "enable_thinking"}, Default: true},
+	TrimReasoning: true,
 })
 
 // newKimiK2 builds the "kimi_k2" parser (vLLM's Kimi K2 engine parser, the
@@ -80,13 +79,12 @@ func newKimiK2(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser,
 	return kimiK2Family.newParser(tok, cfg)
 }
 
-var kimiK25Family = newTagFamily(tagSpec{
-	name:       "kimi_k25",
-	open:       thinkOpen,
-	close:      thinkClose,
-	tools:      []string{kimiToolSection},
-	reenter:    true,
-	dropCloses: true,
+var kimiK25Family = newTagFamily(ThinkTag{
+	Name:    "kimi_k25",
+	Open:    []string{thinkOpen},
+	Close:   []string{thinkClose},
+	Tools:   []string{kimiToolSection},
+	Repeats: RepeatsReopen,
 })
 
 // newKimiK25 builds the "kimi_k25" parser (Dynamo's KimiK25: its basic
@@ -114,13 +112,12 @@ func newKimiK25(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser
 	return kimiK25Family.newParser(tok, cfg)
 }
 
-var kimiFamily = newTagFamily(tagSpec{
-	name:         "kimi",
-	open:         kimiOpen,
-	close:        kimiClose,
-	startContent: true,
-	reenter:      true,
-	dropCloses:   true,
+var kimiFamily = newTagFamily(ThinkTag{
+	Name:    "kimi",
+	Open:    []string{kimiOpen},
+	Close:   []string{kimiClose},
+	Start:   StartContent,
+	Repeats: RepeatsReopen,
 })
 
 // newKimi builds the "kimi" parser (Dynamo's and SGLang's Kimi: the
@@ -158,17 +155,18 @@ func kimiK3Thinking(c reasoning.Config) bool {
 	if on, set := c.Thinking("thinking"); set {
 		return on
 	}
-	return switchOf(true, "enable_thinking")(c)
+	return Switch{Keys: []string{"enable_thinking"}, Default: true}.on(c)
 }
 
-var kimiK3Family = newTagFamily(tagSpec{
-	name:           "kimi_k3",
-	open:           kimiK3ThinkOpen,
-	close:          kimiK3ThinkClose,
-	drops:          []string{kimiK3ResponseOpen, kimiK3ResponseClose, kimiK3MessageClose},
-	dropsInContent: true,
-	thinking:       kimiK3Thinking,
-	off:            offContentSeen,
+var kimiK3Family = newTagFamily(ThinkTag{
+	Name:     "kimi_k3",
+	Open:     []string{kimiK3ThinkOpen},
+	Close:    []string{kimiK3ThinkClose},
+	Thinking: Switch{Keys: []string{"thinking", "enable_thinking"}, decide: kimiK3Thinking, Off: OffClosed},
+	rules: []rule{
+		dropped(kimiK3ResponseOpen, kimiK3ResponseClose, kimiK3MessageClose),
+		droppedInContentOnly(),
+	},
 })
 
 // newKimiK3 builds the "kimi_k3" parser (vLLM's KimiK3ReasoningParser as
@@ -220,11 +218,11 @@ var horizonFamilies = map[string]*tagFamily{
 }
 
 func newHorizonFamily(open, close string) *tagFamily {
-	return newTagFamily(tagSpec{
-		name:  "k2_horizon",
-		open:  open,
-		close: close,
-		tools: []string{horizonToolCalls},
+	return newTagFamily(ThinkTag{
+		Name:  "k2_horizon",
+		Open:  []string{open},
+		Close: []string{close},
+		Tools: []string{horizonToolCalls},
 	})
 }
 

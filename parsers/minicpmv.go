@@ -5,21 +5,19 @@ import (
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
-var minicpmvFamily = newTagFamily(tagSpec{
-	name:  "minicpmv",
-	open:  thinkOpen,
-	close: thinkClose,
-	tools: []string{qwenToolCall},
-	drops: []string{
-		chatMLEnd,
-		"<reserved_12>", "<reserved_13>", "<reserved_14>", "<reserved_15>",
-		"<|reserved_12|>", "<|reserved_13|>", "<|reserved_14|>", "<|reserved_15|>",
+var minicpmvFamily = newTagFamily(ThinkTag{
+	Name:       "minicpmv",
+	Open:       []string{thinkOpen},
+	Close:      []string{thinkClose},
+	Tools:      []string{qwenToolCall},
+	Repeats:    RepeatsDropStray,
+	Thinking:   Switch{Keys: []string{"enable_thinking"}, Off: OffContent},
+	Boundaries: []string{chatMLStart},
+	rules: []rule{
+		dropped(chatMLEnd,
+			"<reserved_12>", "<reserved_13>", "<reserved_14>", "<reserved_15>",
+			"<|reserved_12|>", "<|reserved_13|>", "<|reserved_14|>", "<|reserved_15|>"),
 	},
-	boundaries:  []string{chatMLStart},
-	absorbOpens: true,
-	dropCloses:  true,
-	thinking:    switchOf(false, "enable_thinking"),
-	off:         offContent,
 })
 
 // newMiniCPMV builds the "minicpmv" parser (vLLM's MiniCPM-V engine parser).

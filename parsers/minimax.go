@@ -14,14 +14,13 @@ const (
 	minimaxM3Close  = "</mm:think>"
 )
 
-var minimaxM2Family = newTagFamily(tagSpec{
-	name:          "minimax_m2",
-	open:          thinkOpen,
-	close:         thinkClose,
-	tools:         []string{minimaxToolCall},
-	absorbOpens:   true,
-	dropCloses:    true,
-	trimReasoning: true,
+var minimaxM2Family = newTagFamily(ThinkTag{
+	Name:          "minimax_m2",
+	Open:          []string{thinkOpen},
+	Close:         []string{thinkClose},
+	Tools:         []string{minimaxToolCall},
+	Repeats:       RepeatsDropStray,
+	TrimReasoning: true,
 })
 
 // newMiniMaxM2 builds the "minimax_m2" parser (vLLM MiniMaxM2ReasoningParser,
@@ -45,17 +44,18 @@ func newMiniMaxM2(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Pars
 	return minimaxM2Family.newParser(tok, cfg)
 }
 
-var minimaxM3Family = newTagFamily(tagSpec{
-	name:             "minimax_m3",
-	open:             minimaxM3Open,
-	close:            minimaxM3Close,
-	dropLeadingClose: true,
-	thinking: func(c reasoning.Config) bool {
+var minimaxM3Family = newTagFamily(ThinkTag{
+	Name:  "minimax_m3",
+	Open:  []string{minimaxM3Open},
+	Close: []string{minimaxM3Close},
+	Thinking: Switch{Keys: []string{"thinking_mode"}, decide: func(c reasoning.Config) bool {
 		v, _ := c.Kwarg("thinking_mode")
 		s, _ := v.(string)
 		return strings.EqualFold(strings.TrimSpace(s), "enabled")
+	}, Off: OffContent},
+	rules: []rule{
+		dropLeadingClose(),
 	},
-	off: offContent,
 })
 
 // newMiniMaxM3 builds the "minimax_m3" parser (vLLM MiniMaxM3ReasoningParser).
@@ -81,13 +81,12 @@ func newMiniMaxM3(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Pars
 	return minimaxM3Family.newParser(tok, cfg)
 }
 
-var minimaxAppendThinkFamily = newTagFamily(tagSpec{
-	name:        "minimax_append_think",
-	open:        thinkOpen,
-	close:       thinkClose,
-	startOpened: true,
-	reenter:     true,
-	dropCloses:  true,
+var minimaxAppendThinkFamily = newTagFamily(ThinkTag{
+	Name:    "minimax_append_think",
+	Open:    []string{thinkOpen},
+	Close:   []string{thinkClose},
+	Start:   StartOpened,
+	Repeats: RepeatsReopen,
 })
 
 // newMiniMaxAppendThink builds the "minimax_append_think" parser (Dynamo
@@ -116,10 +115,10 @@ func newMiniMaxAppendThink(tok tokenizer.Tokenizer, cfg reasoning.Config) (reaso
 
 // appendThinkIDs gives minimax_m2_append_think its end check: the last
 // <think> or </think> decides, none means not ended.
-var appendThinkIDs = newTagFamily(tagSpec{
-	name:  "minimax_m2_append_think",
-	open:  thinkOpen,
-	close: thinkClose,
+var appendThinkIDs = newTagFamily(ThinkTag{
+	Name:  "minimax_m2_append_think",
+	Open:  []string{thinkOpen},
+	Close: []string{thinkClose},
 })
 
 // newMiniMaxM2AppendThink builds the "minimax_m2_append_think" parser (vLLM

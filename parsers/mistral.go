@@ -16,20 +16,18 @@ const (
 	mistralInstEnd   = "[/INST]"
 )
 
-var mistralFamily = newTagFamily(tagSpec{
-	name:           "mistral",
-	open:           mistralThink,
-	opens:          []string{thinkOpen},
-	close:          mistralThinkEnd,
-	closes:         []string{thinkClose},
-	tools:          []string{mistralToolCalls},
-	boundaries:     []string{mistralInst, mistralInstEnd},
-	startContent:   true,
-	reenter:        true,
-	absorbOpens:    true,
-	dropCloses:     true,
-	trimReasoning:  true,
-	endNeedsMarker: true,
+var mistralFamily = newTagFamily(ThinkTag{
+	Name:          "mistral",
+	Open:          []string{mistralThink, thinkOpen},
+	Close:         []string{mistralThinkEnd, thinkClose},
+	Tools:         []string{mistralToolCalls},
+	Start:         StartContent,
+	Repeats:       RepeatsInterleave,
+	TrimReasoning: true,
+	Boundaries:    []string{mistralInst, mistralInstEnd},
+	rules: []rule{
+		endNeedsMarker(),
+	},
 })
 
 // newMistral builds the "mistral" parser (vLLM's Mistral engine parser,

@@ -5,17 +5,15 @@ import (
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
-var nemotronV3Family = newTagFamily(tagSpec{
-	name:          "nemotron_v3",
-	open:          thinkOpen,
-	close:         thinkClose,
-	tools:         []string{qwenToolCall},
-	boundaries:    []string{chatMLStart, chatMLEnd},
-	absorbOpens:   true,
-	dropCloses:    true,
-	trimReasoning: true,
-	thinking:      switchOf(true, "thinking", "enable_thinking"),
-	off:           offContentSeen,
+var nemotronV3Family = newTagFamily(ThinkTag{
+	Name:          "nemotron_v3",
+	Open:          []string{thinkOpen},
+	Close:         []string{thinkClose},
+	Tools:         []string{qwenToolCall},
+	Repeats:       RepeatsDropStray,
+	Thinking:      Switch{Keys: []string{"thinking", "enable_thinking"}, Default: true, Off: OffClosed},
+	TrimReasoning: true,
+	Boundaries:    []string{chatMLStart, chatMLEnd},
 })
 
 // newNemotronV3 builds the "nemotron_v3" parser (vLLM's Nemotron 3 engine
@@ -42,16 +40,15 @@ func newNemotronV3(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Par
 	return nemotronV3Family.newParser(tok, cfg)
 }
 
-var graniteThinkingFamily = newTagFamily(tagSpec{
-	name:          "granite_thinking_parser",
-	open:          thinkOpen,
-	close:         thinkClose,
-	tools:         []string{qwenToolCall},
-	absorbOpens:   true,
-	dropCloses:    true,
-	trimReasoning: true,
-	trimContent:   "\n",
-	thinking:      switchOf(true, "enable_thinking"),
+var graniteThinkingFamily = newTagFamily(ThinkTag{
+	Name:          "granite_thinking_parser",
+	Open:          []string{thinkOpen},
+	Close:         []string{thinkClose},
+	Tools:         []string{qwenToolCall},
+	Repeats:       RepeatsDropStray,
+	Thinking:      Switch{Keys: []string{"enable_thinking"}, Default: true},
+	TrimReasoning: true,
+	TrimContent:   "\n",
 })
 
 // newGraniteThinking builds the "granite_thinking_parser" parser (vLLM's
@@ -80,7 +77,7 @@ func newGraniteThinking(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasonin
 	return graniteThinkingFamily.newParser(tok, cfg)
 }
 
-var nemotronDeciFamily = newTagFamily(renamed(basicFamily.tagSpec, "nemotron_deci"))
+var nemotronDeciFamily = newTagFamily(renamed(basicFamily, "nemotron_deci"))
 
 // newNemotronDeci builds the "nemotron_deci" parser (Dynamo's
 // ReasoningParserType::NemotronDeci, which is BasicReasoningParser with

@@ -5,12 +5,14 @@ import (
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
-var olmo3Family = newTagFamily(tagSpec{
-	name:        "olmo3",
-	open:        thinkOpen,
-	close:       thinkClose,
-	boundaries:  []string{chatMLStart, chatMLEnd},
-	openAtStart: true,
+var olmo3Family = newTagFamily(ThinkTag{
+	Name:       "olmo3",
+	Open:       []string{thinkOpen},
+	Close:      []string{thinkClose},
+	Boundaries: []string{chatMLStart, chatMLEnd},
+	rules: []rule{
+		openAtStart(),
+	},
 })
 
 // newOlmo3 builds the "olmo3" parser (vLLM Olmo3ReasoningParser).

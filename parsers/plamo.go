@@ -14,15 +14,17 @@ const (
 	plamoToolOpen   = "<|plamo:begin_tool_requests:plamo|>" // ends reasoning implicitly; kept in content
 )
 
-var plamo3Family = newTagFamily(tagSpec{
-	name:        "plamo3",
-	open:        plamoThinkOpen,
-	close:       plamoThinkClose,
-	ends:        []string{plamoEndOfTurn},
-	tools:       []string{plamoToolOpen},
-	boundaries:  []string{plamoEndOfTurn},
-	absorbOpens: true,
-	thinking:    switchOf(true, "enable_thinking"),
+var plamo3Family = newTagFamily(ThinkTag{
+	Name:       "plamo3",
+	Open:       []string{plamoThinkOpen},
+	Close:      []string{plamoThinkClose},
+	Tools:      []string{plamoToolOpen},
+	Repeats:    RepeatsAbsorbOpens,
+	Thinking:   Switch{Keys: []string{"enable_thinking"}, Default: true},
+	Boundaries: []string{plamoEndOfTurn},
+	rules: []rule{
+		endsAt(plamoEndOfTurn),
+	},
 })
 
 // newPlamo3 builds the "plamo3" parser (vLLM's PLaMo 3 engine parser).

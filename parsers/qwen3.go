@@ -5,15 +5,14 @@ import (
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
-var qwen3Family = newTagFamily(tagSpec{
-	name:        "qwen3",
-	open:        thinkOpen,
-	close:       thinkClose,
-	tools:       []string{qwenToolCall},
-	boundaries:  []string{chatMLStart, chatMLEnd},
-	absorbOpens: true,
-	dropCloses:  true,
-	thinking:    switchOf(true, "enable_thinking"),
+var qwen3Family = newTagFamily(ThinkTag{
+	Name:       "qwen3",
+	Open:       []string{thinkOpen},
+	Close:      []string{thinkClose},
+	Tools:      []string{qwenToolCall},
+	Repeats:    RepeatsDropStray,
+	Thinking:   Switch{Keys: []string{"enable_thinking"}, Default: true},
+	Boundaries: []string{chatMLStart, chatMLEnd},
 })
 
 // newQwen3 builds the "qwen3" parser (vLLM's Qwen3 engine parser).
@@ -45,7 +44,7 @@ func newQwen3(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, 
 	return qwen3Family.newParser(tok, cfg)
 }
 
-var mimoFamily = newTagFamily(renamed(qwen3Family.tagSpec, "mimo"))
+var mimoFamily = newTagFamily(renamed(qwen3Family, "mimo"))
 
 // newMiMo builds the "mimo" parser (vLLM's MiMo engine parser, the Qwen3
 // grammar).
@@ -59,12 +58,12 @@ func newMiMo(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, e
 	return mimoFamily.newParser(tok, cfg)
 }
 
-var qwen3ThinkingFamily = newTagFamily(tagSpec{
-	name:     "qwen3_thinking",
-	open:     thinkOpen,
-	close:    thinkClose,
-	tools:    []string{qwenToolCall},
-	thinking: switchOf(true, "enable_thinking"),
+var qwen3ThinkingFamily = newTagFamily(ThinkTag{
+	Name:     "qwen3_thinking",
+	Open:     []string{thinkOpen},
+	Close:    []string{thinkClose},
+	Tools:    []string{qwenToolCall},
+	Thinking: Switch{Keys: []string{"enable_thinking"}, Default: true},
 })
 
 // newQwen3Thinking builds the "qwen3_thinking" parser (SGLang's
@@ -88,13 +87,13 @@ func newQwen3Thinking(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.
 	return qwen3ThinkingFamily.newParser(tok, cfg)
 }
 
-var internS1Family = newTagFamily(tagSpec{
-	name:         "interns1",
-	open:         thinkOpen,
-	close:        thinkClose,
-	tools:        []string{qwenToolCall},
-	startContent: true,
-	thinking:     switchOf(true, "enable_thinking"),
+var internS1Family = newTagFamily(ThinkTag{
+	Name:     "interns1",
+	Open:     []string{thinkOpen},
+	Close:    []string{thinkClose},
+	Tools:    []string{qwenToolCall},
+	Start:    StartContent,
+	Thinking: Switch{Keys: []string{"enable_thinking"}, Default: true},
 })
 
 // newInternS1 builds the "interns1" parser (SGLang's "interns1": its Qwen3

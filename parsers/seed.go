@@ -14,15 +14,14 @@ const (
 	seedEOS        = "<seed:eos>"
 )
 
-var seedOSSFamily = newTagFamily(tagSpec{
-	name:        "seed_oss",
-	open:        seedThinkOpen,
-	close:       seedThinkClose,
-	tools:       []string{seedToolCall},
-	boundaries:  []string{seedBOS, seedEOS},
-	absorbOpens: true,
-	dropCloses:  true,
-	thinking:    switchOf(true, "enable_thinking"),
+var seedOSSFamily = newTagFamily(ThinkTag{
+	Name:       "seed_oss",
+	Open:       []string{seedThinkOpen},
+	Close:      []string{seedThinkClose},
+	Tools:      []string{seedToolCall},
+	Repeats:    RepeatsDropStray,
+	Thinking:   Switch{Keys: []string{"enable_thinking"}, Default: true},
+	Boundaries: []string{seedBOS, seedEOS},
 })
 
 // newSeedOSS builds the "seed_oss" parser (vLLM's Seed-OSS engine parser).

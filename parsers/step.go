@@ -5,9 +5,9 @@ import (
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
-var step3Family = newTagFamily(tagSpec{
-	name:  "step3",
-	close: thinkClose,
+var step3Family = newTagFamily(ThinkTag{
+	Name:  "step3",
+	Close: []string{thinkClose},
 })
 
 // newStep3 builds the "step3" parser (vLLM Step3ReasoningParser).
@@ -28,15 +28,14 @@ func newStep3(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, 
 	return step3Family.newParser(tok, cfg)
 }
 
-var step3p5Family = newTagFamily(tagSpec{
-	name:          "step3p5",
-	open:          thinkOpen,
-	close:         thinkClose,
-	tools:         []string{qwenToolCall},
-	boundaries:    []string{chatMLStart, chatMLEnd},
-	absorbOpens:   true,
-	dropCloses:    true,
-	trimReasoning: true,
+var step3p5Family = newTagFamily(ThinkTag{
+	Name:          "step3p5",
+	Open:          []string{thinkOpen},
+	Close:         []string{thinkClose},
+	Tools:         []string{qwenToolCall},
+	Repeats:       RepeatsDropStray,
+	TrimReasoning: true,
+	Boundaries:    []string{chatMLStart, chatMLEnd},
 })
 
 // newStep3p5 builds the "step3p5" parser (vLLM's Step-3.5 engine parser).

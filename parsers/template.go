@@ -192,7 +192,8 @@ func parseTemplate(raw any) (*respTemplate, error) {
 		return nil, fmt.Errorf(`no %q field: the reasoning parser needs one`, fieldThinking)
 	}
 	t := &respTemplate{}
-	s := tagSpec{name: "hf", startContent: true, reenter: true, sealed: true, toolBlocks: true}
+	s := ThinkTag{Name: "hf", Start: StartContent, Repeats: RepeatsReopenVerbatim}
+	var drops, toolCloses []string
 	// The thinking field: open and close are the block's markers.
 	think, err := parseTmplField(fields, fieldThinking)
 	if err != nil {
@@ -204,8 +205,7 @@ func parseTemplate(raw any) (*respTemplate, error) {
 	case think.close == nil:
 		return nil, fmt.Errorf(`field %q has no close: reasoning would never end`, fieldThinking)
 	}
-	s.open, s.opens = think.open[0], think.open[1:]
-	s.close, s.closes = think.close[0], think.close[1:]
+	s.Open, s.Close = think.open, think.close
 	t.repeats = think.repeats
 	// The content field, which may have no open: its markers are dropped.
 	if _, ok := fields[fieldContent]; ok {
@@ -213,7 +213,7 @@ func parseTemplate(raw any) (*respTemplate, error) {
 		if err != nil {
 			return nil, err
 		}
-		s.drops = slices.Concat(c.open, c.close)
+		drops = slices.Concat(c.open, c.close)
 	}
 	// The tool_calls field: its calls stay in content, verbatim.
 	if _, ok := fields[fieldTools]; ok {
@@ -224,9 +224,9 @@ func parseTemplate(raw any) (*respTemplate, error) {
 		if c.open == nil {
 			return nil, fmt.Errorf(`field %q has no open: a template whose text outside regions is a tool call is not supported`, fieldTools)
 		}
-		s.tools, s.toolCloses = c.open, c.close
+		s.Tools, toolCloses = c.open, c.close
 	}
-	markers := slices.Concat(think.open, think.close, s.drops, s.tools, s.toolCloses)
+	markers := slices.Concat(think.open, think.close, drops, s.Tools, toolCloses)
 	if err := marker.Check(markers); err != nil {
 		return nil, fmt.Errorf("delimiters clash: %w", err)
 	}
@@ -252,8 +252,10 @@ func parseTemplate(raw any) (*respTemplate, error) {
 	default:
 		return nil, errors.New(`no "start_anchor" or "start_anchor_pattern"`)
 	}
-	s.responseIn = t.anchor.cut
-	t.fam = newTagFamily(s)
+	s.rules = []rule{dropped(drops...), toolBlocks(toolCloses...), sealed(), responseIn(t.anchor.cut)}
+	if t.fam, err = compileTag(s); err != nil {
+		return nil, err
+	}
 	return t, nil
 }
 

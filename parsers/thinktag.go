@@ -1,7 +1,6 @@
 package parsers
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/reasoning-go/reasoning"
@@ -127,6 +126,8 @@ type tagSpec struct {
 
 	thinking func(reasoning.Config) bool // the thinking switch; nil: none
 	off      offMode                     // what thinking off means
+
+	spec ThinkTag // what the family was compiled from
 }
 
 // A tailSpec says what goes with a tail marker: the run of bytes from chars
@@ -139,24 +140,6 @@ type tailSpec struct {
 	end   byte
 }
 
-// switchOf returns a thinking switch made of chat_template_kwargs keys read
-// as aliases (on when any is true), with its default when none is set.
-func switchOf(def bool, keys ...string) func(reasoning.Config) bool {
-	return func(c reasoning.Config) bool {
-		if on, set := c.Thinking(keys...); set {
-			return on
-		}
-		return def
-	}
-}
-
-// renamed returns spec under another name, for a second registered name of
-// the same behaviour.
-func renamed(spec tagSpec, name string) tagSpec {
-	spec.name = name
-	return spec
-}
-
 // tagFamily is a tagSpec made ready for parsers: its markers in the order the
 // scanner watches them.
 type tagFamily struct {
@@ -167,8 +150,8 @@ type tagFamily struct {
 	spaces  string        // whitespace for trimReasoning
 }
 
-// newTagFamily prepares spec. A bad spec is a programming error: it panics.
-func newTagFamily(spec tagSpec) *tagFamily {
+// newTagFamilyErr prepares spec, or says why its markers cannot be watched.
+func newTagFamilyErr(spec tagSpec) (*tagFamily, error) {
 	f := &tagFamily{tagSpec: spec, spaces: " \t\r\n"}
 	add := func(k markerKind, ss ...string) {
 		for _, s := range ss {
@@ -189,9 +172,9 @@ func newTagFamily(spec tagSpec) *tagFamily {
 	add(kindToolClose, spec.toolCloses...)
 	add(kindTail, spec.tails...)
 	if err := marker.Check(f.markers); err != nil {
-		panic(fmt.Sprintf("parsers: family %q: %v", spec.name, err))
+		return nil, err
 	}
-	return f
+	return f, nil
 }
 
 // active returns the markers that mean something in state s.
@@ -642,6 +625,7 @@ func (p *thinkTag) Finish() reasoning.Message {
 
 // entry describes the family for the registry-wide tests.
 func (f *tagFamily) entry() catalog.Entry {
-	return catalog.Entry{Markers: f.markers, Boundaries: f.boundaries, StripsSpace: f.trimReasoning || f.trimContent != "" || f.trimOpen != "",
+	return catalog.Entry{Markers: f.markers, Opens: f.spec.Open, Closes: f.spec.Close, Tools: f.tools, SwitchKeys: f.spec.Thinking.Keys,
+		Boundaries: f.boundaries, StripsSpace: f.trimReasoning || f.trimContent != "" || f.trimOpen != "",
 		Tails: f.tails, TailChars: f.tail.chars, TailEnd: f.tail.end, Headers: f.label != ""}
 }

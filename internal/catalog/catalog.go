@@ -13,6 +13,10 @@ import (
 // Entry describes one canonical parser name.
 type Entry struct {
 	Markers     []string // every marker the family recognises, in text
+	Opens       []string // of Markers, those that open reasoning (think-tag families)
+	Closes      []string // of Markers, those that close it
+	Tools       []string // of Markers, the tool-call openers that end reasoning and stay in content
+	SwitchKeys  []string // the chat_template_kwargs keys the thinking switch reads
 	Boundaries  []string // turn markers at which the ID-level end check stops (single tokens only)
 	StripsSpace bool     // the family drops some whitespace next to its markers
 	Prefix      string   // text the family puts before the content (minimax_m2_append_think's "<think>")
@@ -42,6 +46,8 @@ func Add(name string, e Entry) {
 	e.Markers = slices.Clone(e.Markers)
 	e.Boundaries = slices.Clone(e.Boundaries)
 	e.Tails = slices.Clone(e.Tails)
+	e.Opens, e.Closes, e.Tools = slices.Clone(e.Opens), slices.Clone(e.Closes), slices.Clone(e.Tools)
+	e.SwitchKeys = slices.Clone(e.SwitchKeys)
 	entries[name] = e
 }
 
