@@ -51,11 +51,16 @@ type Registry struct {
 type snapshot struct {
 	byKey map[string]entry // normalised name or alias → entry
 	names []string         // canonical names, sorted
+	// bools are the boolean thinking switches: thinking, enable_thinking
+	// and every name's SwitchKeys but thinking_mode and reasoning_effort,
+	// sorted, each once.
+	bools []string
 }
 
 type entry struct {
 	name    string // canonical name
 	factory Factory
+	info    *Info // shared by the name's keys; never mutated
 }
 
 // NewRegistry returns an empty Registry.
@@ -74,14 +79,24 @@ func (r *Registry) load() *snapshot {
 	if s := r.snap.Load(); s != nil {
 		return s
 	}
-	return &snapshot{}
+	return emptySnapshot
 }
+
+// emptySnapshot is the state of a Registry nothing was registered in.
+var emptySnapshot = &snapshot{bools: []string{kwEnableThinking, kwThinking}}
 
 // Register adds a factory under a canonical name and any aliases. It is an
 // error to register an empty name or a nil factory (ErrInvalidRegistration),
 // or a name or alias that is already taken after normalisation
-// (ErrNameTaken).
+// (ErrNameTaken). The name's Info has only Name and Aliases; RegisterInfo
+// records a fuller one.
 func (r *Registry) Register(name string, f Factory, aliases ...string) error {
+	return r.register(Info{Name: name, Aliases: slices.Clone(aliases)}, f)
+}
+
+// register adds f under info's names; info is the Registry's to keep.
+func (r *Registry) register(info Info, f Factory) error {
+	name, aliases := info.Name, info.Aliases
 	if f == nil {
 		return fmt.Errorf("%w: Register %q: nil factory", ErrInvalidRegistration, name)
 	}
@@ -92,7 +107,7 @@ func (r *Registry) Register(name string, f Factory, aliases ...string) error {
 	for k, e := range old.byKey {
 		next.byKey[k] = e
 	}
-	e := entry{name: name, factory: f}
+	e := entry{name: name, factory: f, info: &info}
 	for _, n := range append([]string{name}, aliases...) {
 		key := normalize(n)
 		if key == "" {
@@ -108,6 +123,13 @@ func (r *Registry) Register(name string, f Factory, aliases ...string) error {
 	}
 	next.names = append(slices.Clone(old.names), name)
 	slices.Sort(next.names)
+	next.bools = slices.Clone(old.bools)
+	for _, k := range info.SwitchKeys {
+		if k != "" && k != kwThinkingMode && k != kwEffort && !slices.Contains(next.bools, k) {
+			next.bools = append(next.bools, k)
+		}
+	}
+	slices.Sort(next.bools)
 	r.snap.Store(next)
 	return nil
 }

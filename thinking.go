@@ -2,6 +2,7 @@ package reasoning
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -94,7 +95,8 @@ func (s ThinkingSource) String() string {
 // The thinking controls: chat_template_kwargs keys that say whether a
 // request thinks. Families read different ones (Qwen and GLM
 // enable_thinking, Kimi and DeepSeek thinking, MiniMax M3 thinking_mode,
-// Hunyuan reasoning_effort).
+// Hunyuan reasoning_effort); the registered families add their own boolean
+// keys (Info.SwitchKeys).
 const (
 	kwThinking       = "thinking"
 	kwEnableThinking = "enable_thinking"
@@ -102,12 +104,17 @@ const (
 	kwEffort         = "reasoning_effort"
 )
 
-func isThinkingControl(key string) bool {
-	switch key {
-	case kwThinking, kwEnableThinking, kwThinkingMode, kwEffort:
-		return true
-	}
-	return false
+// isThinkingControl reports whether key is a thinking control, given the
+// boolean ones.
+func isThinkingControl(key string, bools []string) bool {
+	return key == kwThinkingMode || key == kwEffort || slices.Contains(bools, key)
+}
+
+// ResolveThinking decides, for one request, the chat_template_kwargs to
+// render its prompt with and to build its parser from, reaching every
+// thinking switch registered in Default; see Registry.ResolveThinking.
+func ResolveThinking(kwargs map[string]any, reasoningEffort string, d ThinkingDefaults) (map[string]any, ThinkingSource) {
+	return Default.ResolveThinking(kwargs, reasoningEffort, d)
 }
 
 // ResolveThinking decides, for one request, the chat_template_kwargs to
@@ -118,51 +125,57 @@ func isThinkingControl(key string) bool {
 // Neither kwargs nor d is modified; the result is a new map, nil when
 // empty.
 //
+// The thinking controls are the boolean switches thinking and
+// enable_thinking, every other boolean switch key a name registered in r
+// reads (its Info.SwitchKeys, thinking_mode and reasoning_effort aside, so
+// a family switched by enable_reasoning is reached too), thinking_mode and
+// reasoning_effort.
+//
 // The precedence is Dynamo's; the first rung that says anything decides:
 //
-//  1. The request: chat_template_kwargs keys enable_thinking, thinking,
-//     thinking_mode and reasoning_effort, and the top-level
+//  1. The request: its chat_template_kwargs controls and the top-level
 //     reasoning_effort, which wins over the key (as vLLM merges it).
 //  2. The deployment's default chat_template_kwargs, the same keys.
 //  3. The deployment's thinking mode, enabled or disabled.
 //  4. The family's own default: nothing is written.
 //
-// One of those keys whose value is null or "auto" (any case) counts as
-// unset, at every rung. Within a rung, thinking and enable_thinking decide
-// first (on when either is true, as vLLM's resolve_enable_thinking reads
-// them), then thinking_mode ("enabled" or "disabled"; "adaptive" leaves the
-// choice to the model and decides nothing), then reasoning_effort ("none"
-// and Hunyuan's "no_think" are off, any other effort on). A
-// decision is then written in every dialect, thinking and enable_thinking
-// as booleans and thinking_mode as "enabled" or "disabled", so that every
-// family reads the same answer; reasoning_effort is passed on as given but
-// never invented, so families switched only by it (hy_v3, hy_v4,
+// A control whose value is null or "auto" (any case) counts as unset, at
+// every rung. Within a rung, the boolean switches decide first (on when any
+// is true, as vLLM's resolve_enable_thinking reads thinking and
+// enable_thinking), then thinking_mode ("enabled" or "disabled"; "adaptive"
+// leaves the choice to the model and decides nothing), then
+// reasoning_effort ("none" and Hunyuan's "no_think" are off, any other
+// effort on). A decision is then written in every dialect, each boolean
+// switch as a boolean and thinking_mode as "enabled" or "disabled", so that
+// every family reads the same answer; reasoning_effort is passed on as
+// given but never invented, so families switched only by it (hy_v3, hy_v4,
 // k2_horizon) keep their own default unless an effort was given. Keys
-// other than the four are merged, the request's over the deployment's.
+// other than the controls are merged, the request's over the deployment's.
 //
 // A gateway sends the result upstream as the request's chat_template_kwargs,
 // so that the chat template and the parser agree.
-func ResolveThinking(kwargs map[string]any, reasoningEffort string, d ThinkingDefaults) (map[string]any, ThinkingSource) {
-	out := make(map[string]any, len(kwargs)+len(d.ChatTemplateKwargs)+3)
+func (r *Registry) ResolveThinking(kwargs map[string]any, reasoningEffort string, d ThinkingDefaults) (map[string]any, ThinkingSource) {
+	bools := r.load().bools
+	out := make(map[string]any, len(kwargs)+len(d.ChatTemplateKwargs)+len(bools)+1)
 	for k, v := range d.ChatTemplateKwargs {
-		if !isThinkingControl(k) {
+		if !isThinkingControl(k, bools) {
 			out[k] = v
 		}
 	}
 	for k, v := range kwargs {
-		if !isThinkingControl(k) {
+		if !isThinkingControl(k, bools) {
 			out[k] = v
 		}
 	}
 	src := ThinkingFromFamily
-	if req := thinkingControls(kwargs, reasoningEffort); req.any() {
-		req.apply(out)
+	if req := thinkingControls(kwargs, reasoningEffort, bools); req.any() {
+		req.apply(out, bools)
 		src = ThinkingFromRequest
-	} else if def := thinkingControls(d.ChatTemplateKwargs, ""); def.any() {
-		def.apply(out)
+	} else if def := thinkingControls(d.ChatTemplateKwargs, "", bools); def.any() {
+		def.apply(out, bools)
 		src = ThinkingFromDefaultKwargs
 	} else if d.Mode == ThinkingEnabled || d.Mode == ThinkingDisabled {
-		setThinking(out, d.Mode == ThinkingEnabled)
+		setThinking(out, d.Mode == ThinkingEnabled, bools)
 		src = ThinkingFromMode
 	}
 	if len(out) == 0 {
@@ -176,10 +189,10 @@ type controls map[string]any
 
 // thinkingControls collects the controls set in kw, with effort (a
 // top-level reasoning_effort) over kw's own.
-func thinkingControls(kw map[string]any, effort string) controls {
+func thinkingControls(kw map[string]any, effort string, bools []string) controls {
 	c := Config{ChatTemplateKwargs: kw}
 	var out controls
-	for _, k := range [...]string{kwThinking, kwEnableThinking, kwThinkingMode, kwEffort} {
+	for _, k := range slices.Concat(bools, []string{kwThinkingMode, kwEffort}) {
 		if v, ok := c.Kwarg(k); ok {
 			if out == nil {
 				out = make(controls, 4)
@@ -200,19 +213,19 @@ func (c controls) any() bool { return len(c) > 0 }
 
 // apply writes the controls into out and, when they decide, the decision
 // in every dialect.
-func (c controls) apply(out map[string]any) {
+func (c controls) apply(out map[string]any, bools []string) {
 	for k, v := range c {
 		out[k] = v
 	}
-	if on, ok := c.decide(); ok {
-		setThinking(out, on)
+	if on, ok := c.decide(bools); ok {
+		setThinking(out, on, bools)
 	}
 }
 
-// decide is the rung's answer: the booleans, then thinking_mode, then
-// reasoning_effort; ok is false when none of them decides.
-func (c controls) decide() (on, ok bool) {
-	if on, set := (Config{ChatTemplateKwargs: c}).Thinking(kwThinking, kwEnableThinking); set {
+// decide is the rung's answer: the boolean switches, then thinking_mode,
+// then reasoning_effort; ok is false when none of them decides.
+func (c controls) decide(bools []string) (on, ok bool) {
+	if on, set := (Config{ChatTemplateKwargs: c}).Thinking(bools...); set {
 		return on, true
 	}
 	if v, set := c[kwThinkingMode]; set {
@@ -240,10 +253,12 @@ func (c controls) decide() (on, ok bool) {
 	return false, false
 }
 
-// setThinking states a decision in the three dialects families read.
-func setThinking(out map[string]any, on bool) {
-	out[kwThinking] = on
-	out[kwEnableThinking] = on
+// setThinking states a decision in every dialect families read: each
+// boolean switch, and thinking_mode.
+func setThinking(out map[string]any, on bool, bools []string) {
+	for _, k := range bools {
+		out[k] = on
+	}
 	if on {
 		out[kwThinkingMode] = "enabled"
 	} else {
