@@ -20,6 +20,10 @@ type Info struct {
 	Opens   []string // of Markers, those that open reasoning
 	Closes  []string // of Markers, those that close it
 	Tools   []string // of Markers, the tool-call openers that end reasoning and stay in content
+	// InertTools are tool-call openers the model writes that the parser
+	// treats as text, wherever they come (DeepSeek R1's, which leave
+	// reasoning open); they are not in Markers.
+	InertTools []string
 	// SwitchKeys are the chat_template_kwargs keys the family's thinking
 	// switch reads. ResolveThinking writes its decision into each boolean
 	// one.
@@ -30,6 +34,7 @@ type Info struct {
 func (i Info) clone() Info {
 	i.Aliases = slices.Clone(i.Aliases)
 	i.Markers, i.Opens, i.Closes, i.Tools = slices.Clone(i.Markers), slices.Clone(i.Opens), slices.Clone(i.Closes), slices.Clone(i.Tools)
+	i.InertTools = slices.Clone(i.InertTools)
 	i.SwitchKeys = slices.Clone(i.SwitchKeys)
 	return i
 }

@@ -37,9 +37,10 @@ func init() {
 		summary: "as `cohere_command3`, `<|START_TEXT|>` answers too; starts in reasoning"})
 	register("deepseek_r1", newDeepSeekR1, deepseekR1Family.entry(), about{engine: vllm,
 		summary: "`<think>`…`</think>`, starts in reasoning, one block",
-		aliases: []string{"nemotron_nano", "deepseek_v3_1", "deepseek_v3_2"}})
+		inert:   []string{deepseekToolCalls}, aliases: []string{"nemotron_nano", "deepseek_v3_1", "deepseek_v3_2"}})
 	register("deepseek_v3", newDeepSeekV3, deepseekV3Family.entry(), about{engine: vllm,
-		summary: "as `deepseek_r1` with `thinking`/`enable_thinking` on, else identity (default off)"})
+		summary: "as `deepseek_r1` with `thinking`/`enable_thinking` on, else identity (default off)",
+		inert:   []string{deepseekToolCalls}})
 	register("deepseek_v4", newDeepSeekV4, deepseekV4Family.entry(), about{engine: vllm,
 		summary: "`<think>`…`</think>`, `<｜DSML｜tool_calls>` ends reasoning, blocks interleave; thinking on by default, `reasoning_effort` `none` off (content; `<think>` still opens)",
 		aliases: []string{"deepseekv4"}})
@@ -48,10 +49,11 @@ func init() {
 	register("ernie45", newErnie45, ernie45Family.entry(), about{engine: vllm,
 		summary: "`<think>`…`</think>`, starts in reasoning, `<response>` wrapper dropped, newlines after `</think>` dropped"})
 	// Gemma 4's spec has no switch, but its ID-level end check at a turn
-	// boundary reads enable_thinking.
+	// boundary reads enable_thinking. Its opener is named as the model
+	// writes it, with the label.
 	register("gemma4", newGemma4, gemma4Family.entry(), about{engine: vllm,
 		summary: "`<|channel>thought\\n`…`<channel|>`, label dropped, `<|tool_call>` ends reasoning, starts in content; `enable_thinking` decides only the end check at a turn boundary",
-		keys:    []string{"enable_thinking"}, aliases: []string{"gemma-4"}})
+		opens:   []string{gemmaChannelOpen + gemmaThought}, keys: []string{"enable_thinking"}, aliases: []string{"gemma-4"}})
 	register("glm45", newGLM45, glm45Family.entry(), about{engine: vllm,
 		summary: "`<think>`…`</think>` interleaved blocks, `<tool_call>` ends reasoning; `thinking`/`enable_thinking` (on; off → identity)"})
 	register("glm47", newGLM47, glm47Family.entry(), about{engine: vllm,
@@ -60,10 +62,11 @@ func init() {
 		summary: "`Here is my thought process:` … `Here is my response:` (and `Here's`), plain text, starts in content"})
 	register("granite_thinking_parser", newGraniteThinking, graniteThinkingFamily.entry(), about{engine: vllm,
 		summary: "`<think>`…`</think>` as `nemotron_v3`, `<tool_call>` ends reasoning, leading content newlines dropped; `enable_thinking` (on)"})
-	// The response template's thinking switch decides its end check.
+	// Its markers are the model's (the catalog's are Gemma 4's template,
+	// for the tests); its thinking switch decides the end check.
 	register("hf", newResponseTemplate, templateEntry(), about{engine: vllm,
-		summary: "markers from the model's `response_template` metadata, read from a `tokenizer.Configured`; `enable_thinking` decides the end check",
-		keys:    []string{"enable_thinking"}, aliases: []string{"response_template"}})
+		summary:      "markers from the model's `response_template` metadata, read from a `tokenizer.Configured`; `enable_thinking` decides the end check",
+		modelMarkers: true, keys: []string{"enable_thinking"}, aliases: []string{"response_template"}})
 	register("holo2", newHolo2, holo2Family.entry(), about{engine: vllm,
 		summary: "as `deepseek_v3`, thinking on by default"})
 	register("hunyuan_a13b", newHunyuanA13B, hunyuanEntry, about{engine: vllm,
@@ -145,24 +148,33 @@ type about struct {
 	engine  string   // reasoning.Info.Engine
 	summary string   // reasoning.Info.Summary
 	aliases []string // further names
-	// opens, closes and keys add to what the entry says: markers and switch
-	// keys a family reads outside its spec (Hunyuan's phase machine,
-	// Gemma 4's end check).
+	// opens and closes, when set, are the Info's in place of the entry's
+	// (Hunyuan's phase machine has none, Gemma 4's opener has a label);
+	// keys are switch keys a family reads outside its spec (Gemma 4's end
+	// check).
 	opens, closes, keys []string
 	also                []catalog.Entry // further variants whose markers Info lists too (k2_horizon's efforts)
+	inert               []string        // reasoning.Info.InertTools
+	modelMarkers        bool            // the markers come from the model's files: Info lists none
 }
+
+// deepseekToolCalls opens DeepSeek R1's and V3's tool calls. No parser ends
+// reasoning at it (vLLM's DeepSeek reasoning parsers do not know it): a call
+// the model writes while reasoning stays in reasoning.
+const deepseekToolCalls = "<｜tool▁calls▁begin｜>"
 
 // register adds a name to reasoning.Default with its Info, and what it is
 // made of to the test catalog.
 func register(name string, f reasoning.Factory, e catalog.Entry, a about) {
 	info := reasoning.Info{Name: name, Aliases: a.aliases, Engine: a.engine, Summary: a.summary,
-		Markers: slices.Clone(e.Markers), Opens: slices.Concat(e.Opens, a.opens), Closes: slices.Concat(e.Closes, a.closes),
-		Tools: slices.Clone(e.Tools), SwitchKeys: slices.Concat(e.SwitchKeys, a.keys)}
+		InertTools: a.inert, SwitchKeys: union(slices.Clone(e.SwitchKeys), a.keys)}
+	if !a.modelMarkers {
+		info.Markers, info.Opens, info.Closes, info.Tools = slices.Clone(e.Markers), either(a.opens, e.Opens), either(a.closes, e.Closes), slices.Clone(e.Tools)
+	}
 	for _, v := range a.also {
 		info.Markers, info.Opens = union(info.Markers, v.Markers), union(info.Opens, v.Opens)
 		info.Closes, info.Tools = union(info.Closes, v.Closes), union(info.Tools, v.Tools)
 	}
-	info.SwitchKeys = union(nil, info.SwitchKeys)
 	reasoning.RegisterInfo(info, f)
 	catalog.Add(name, e)
 }
@@ -175,4 +187,12 @@ func union(a, b []string) []string {
 		}
 	}
 	return a
+}
+
+// either returns a when it is set, else b.
+func either(a, b []string) []string {
+	if a != nil {
+		return a
+	}
+	return b
 }

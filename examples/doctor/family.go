@@ -9,40 +9,36 @@ import (
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
-// The markers the doctor looks for, across the families. The parsers
-// package keeps each family's markers to itself; the doctor learns which of
-// these a parser recognises, and how, by running it on small probes, so the
-// family's own rules decide and this list only has to name the candidates.
+// The markers the doctor looks for, across the families: what every
+// registered name declares (reasoning.Info), in name order, each once. The
+// doctor learns which of these a parser recognises, and how, by running it
+// on small probes, so the family's own rules decide and these lists only
+// name the candidates.
 var (
-	openMarkers = []string{
-		"<think>", "<seed:think>", "<mm:think>", "◁think▷", "[THINK]", "<|START_THINKING|>",
-		"<|plamo:begin_think:plamo|>", "<|channel>thought\n", "<|open|>think<|sep|>",
-		"Here is my thought process:", "Here's my thought process:",
-		"<ifm|think>", "<ifm|think_fast>", "<ifm|think_faster>",
-	}
-	closeMarkers = []string{
-		"</think>", "</seed:think>", "</mm:think>", "◁/think▷", "[/THINK]", "<|END_THINKING|>",
-		"<|plamo:end_think:plamo|>", "<channel|>", "<|close|>think<|sep|>",
-		"Here is my response:", "Here's my response:",
-		"</ifm|think>", "</ifm|think_fast>", "</ifm|think_faster>",
-	}
+	openMarkers  = declared(func(i reasoning.Info) []string { return i.Opens })
+	closeMarkers = declared(func(i reasoning.Info) []string { return i.Closes })
 	// toolMarkers open a tool call. Some families end reasoning at theirs
-	// (and keep it in content for the tool parser); the last one,
-	// DeepSeek R1/V3's, ends reasoning in none.
-	toolMarkers = []string{
-		"<tool_call>", "<|tool_calls_section_begin|>", "<｜DSML｜tool_calls>", "<｜DSML｜ calls>",
-		"<minimax:tool_call>", "<seed:tool_call>", "[TOOL_CALLS]", "<|tool_call>",
-		"<|plamo:begin_tool_requests:plamo|>", "<|START_ACTION|>", "<ifm|tool_calls>",
-		"<｜tool▁calls▁begin｜>",
-	}
+	// (and keep it in content for the tool parser); the inert ones, last,
+	// end reasoning in none (DeepSeek R1's).
+	toolMarkers = slices.Concat(declared(func(i reasoning.Info) []string { return i.Tools }),
+		declared(func(i reasoning.Info) []string { return i.InertTools }))
+	// aliases are the registered aliases, for the suggestions.
+	aliases = declared(func(i reasoning.Info) []string { return i.Aliases })
 )
 
-// aliases are the registered aliases. The root package lists canonical
-// names only (Names), so the doctor keeps its own list for its suggestions;
-// a test checks it against parsers/register.go.
-var aliases = []string{
-	"deepseek_v3_1", "deepseek_v3_2", "deepseekv4", "gemma-4", "gpt_oss", "hunyuan", "minimax",
-	"muse", "muse_spark_open", "nemotron3", "nemotron_3", "nemotron_nano", "response_template",
+// declared returns what field gives of every name registered in
+// reasoning.Default, in name order, each once.
+func declared(field func(reasoning.Info) []string) []string {
+	var out []string
+	for _, n := range reasoning.Names() {
+		info, _ := reasoning.Default.Info(n)
+		for _, s := range field(info) {
+			if !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
 }
 
 // family is what the doctor learnt of one parser by running it.

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -16,7 +15,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/reasoning-go/reasoning"
-	"github.com/reasoning-go/reasoning/internal/catalog"
 	"github.com/reasoning-go/reasoning/internal/testvocab"
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
@@ -478,26 +476,15 @@ func TestStream(t *testing.T) {
 	assert.Equal(t, 1, r.choices[0].toolCalls, "the deltas of one call count once")
 }
 
-// TestAliases keeps the doctor's alias list equal to what parsers/register.go
-// registers: the root package lists canonical names only.
+// TestAliases checks that the doctor suggests every registered alias.
 func TestAliases(t *testing.T) {
-	src, err := os.ReadFile("../../parsers/register.go")
-	require.NoError(t, err)
-	call := regexp.MustCompile(`(?m)^\s*register\("([^"]+)",[^\n]*$`)
-	quoted := regexp.MustCompile(`"([^"]+)"`)
-	index := regexp.MustCompile(`\[[^\]]*\]`) // horizonFamilies["high"]: a map key, not an alias
-	var registered []string
-	for _, m := range call.FindAllStringSubmatch(string(src), -1) {
-		strs := quoted.FindAllStringSubmatch(index.ReplaceAllString(m[0], ""), -1)
-		for _, s := range strs[1:] { // the first is the canonical name
-			registered = append(registered, s[1])
+	require.NotEmpty(t, aliases)
+	for _, n := range reasoning.Names() {
+		info, _ := reasoning.Default.Info(n)
+		for _, a := range info.Aliases {
+			assert.Contains(t, aliases, a)
 		}
 	}
-	require.NotEmpty(t, registered)
-	slices.Sort(registered)
-	want := slices.Clone(aliases)
-	slices.Sort(want)
-	assert.Equal(t, registered, want)
 	for _, a := range aliases {
 		_, ok := reasoning.Canonical(a)
 		assert.True(t, ok, a)
@@ -533,11 +520,11 @@ func TestProbes(t *testing.T) {
 		if !ok {
 			continue
 		}
-		e, ok := catalog.Lookup(n)
+		info, ok := reasoning.Default.Info(n)
 		require.True(t, ok, n)
 		for _, m := range slices.Concat(f.opens, f.closes, f.tools) {
-			assert.True(t, slices.ContainsFunc(e.Markers, func(x string) bool { return strings.HasPrefix(m, x) }),
-				"%s: probed marker %q is not among its markers %q", n, m, e.Markers)
+			assert.True(t, slices.ContainsFunc(info.Markers, func(x string) bool { return strings.HasPrefix(m, x) }),
+				"%s: probed marker %q is not among its markers %q", n, m, info.Markers)
 		}
 	}
 }
