@@ -1,8 +1,11 @@
 package parsers_test
 
 import (
+	"maps"
 	"os"
-	"regexp"
+	"os/exec"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/reasoning-go/reasoning"
@@ -12,60 +15,107 @@ import (
 // One fuzz target per family: the names that share one file's code, as
 // ../shared/spec/README.md groups them (go test -fuzz takes one target at a
 // time, so a target per name would spread a fuzzing budget thin over names
-// that run the same machine). The fuzzer picks the name. TestFuzzTargets
-// checks that every registered name is in exactly one target.
+// that run the same machine). The fuzzer picks the name. fuzzGroups gives
+// each target its names; FuzzThinkTag takes every registered name no other
+// target does, so a family added later is fuzzed without anyone
+// remembering. TestFuzzTargets checks the groups against the registry and
+// the targets this binary holds.
 
 const casesDir = "../testdata/cases"
 
-func FuzzThinkTag(f *testing.F) {
-	conformance.Fuzz(f, casesDir, "deepseek_r1", "ernie45", "step3", "step3p5", "olmo3", "seed_oss",
-		"minimax_m2", "minimax_m2_append_think", "minimax_m3", "basic", "minimax_append_think", "nemotron_deci")
+// catchAll is the target that takes the names no group lists.
+const catchAll = "FuzzThinkTag"
+
+// fuzzGroups are the names of each target but catchAll.
+var fuzzGroups = map[string][]string{
+	"FuzzDeepSeek": {"deepseek_v3", "holo2", "deepseek_v4", "deepseek_v41", "poolside_v1"},
+	"FuzzQwen3":    {"qwen3", "mimo", "minicpmv", "nemotron_v3", "granite_thinking_parser", "qwen3_thinking", "interns1"},
+	"FuzzGLM":      {"glm45", "glm47", "ling3"},
+	"FuzzPlamo":    {"plamo3"},
+	"FuzzCohere":   {"cohere_command3", "cohere_command4"},
+	"FuzzTemplate": {"hf"},
+	"FuzzIdentity": {"identity"},
+	"FuzzHarmony":  {"openai_gptoss", "beam"},
+	"FuzzGemma":    {"gemma4"},
+	"FuzzMuse":     {"muse_glimmer", "muse_spark"},
+	"FuzzInkling":  {"inkling"},
+	"FuzzGranite":  {"granite"},
+	"FuzzHunyuan":  {"hunyuan_a13b", "hy_v3", "hy_v4"},
+	"FuzzKimi":     {"kimi_k2", "kimi_k25", "kimi", "kimi_k3", "k2_horizon"},
+	"FuzzMistral":  {"mistral"},
 }
 
-func FuzzDeepSeek(f *testing.F) {
-	conformance.Fuzz(f, casesDir, "deepseek_v3", "holo2", "deepseek_v4", "deepseek_v41", "poolside_v1")
-}
-
-func FuzzQwen3(f *testing.F) {
-	conformance.Fuzz(f, casesDir, "qwen3", "mimo", "minicpmv", "nemotron_v3", "granite_thinking_parser",
-		"qwen3_thinking", "interns1")
-}
-
-func FuzzGLM(f *testing.F)      { conformance.Fuzz(f, casesDir, "glm45", "glm47", "ling3") }
-func FuzzPlamo(f *testing.F)    { conformance.Fuzz(f, casesDir, "plamo3") }
-func FuzzCohere(f *testing.F)   { conformance.Fuzz(f, casesDir, "cohere_command3", "cohere_command4") }
-func FuzzTemplate(f *testing.F) { conformance.Fuzz(f, casesDir, "hf") }
-func FuzzIdentity(f *testing.F) { conformance.Fuzz(f, casesDir, "identity") }
-func FuzzHarmony(f *testing.F)  { conformance.Fuzz(f, casesDir, "openai_gptoss", "beam") }
-func FuzzGemma(f *testing.F)    { conformance.Fuzz(f, casesDir, "gemma4") }
-func FuzzMuse(f *testing.F)     { conformance.Fuzz(f, casesDir, "muse_glimmer", "muse_spark") }
-func FuzzInkling(f *testing.F)  { conformance.Fuzz(f, casesDir, "inkling") }
-func FuzzGranite(f *testing.F)  { conformance.Fuzz(f, casesDir, "granite") }
-func FuzzHunyuan(f *testing.F)  { conformance.Fuzz(f, casesDir, "hunyuan_a13b", "hy_v3", "hy_v4") }
-func FuzzKimi(f *testing.F) {
-	conformance.Fuzz(f, casesDir, "kimi_k2", "kimi_k25", "kimi", "kimi_k3", "k2_horizon")
-}
-func FuzzMistral(f *testing.F) { conformance.Fuzz(f, casesDir, "mistral") }
-
-// TestFuzzTargets fails for a registered name that no fuzz target of this
-// file covers, or that two cover, so that a new family cannot be added
-// without one.
-func TestFuzzTargets(t *testing.T) {
-	src, err := os.ReadFile("fuzz_test.go")
-	if err != nil {
-		t.Fatal(err)
+// fuzzNames returns the names of the target named target: its group's, or
+// for catchAll every registered name no group lists, in registry order.
+func fuzzNames(target string) []string {
+	if target != catchAll {
+		return fuzzGroups[target]
 	}
-	calls := regexp.MustCompile(`conformance\.Fuzz\(f, casesDir((?:,\s*"[a-z0-9_]+")+)\)`).FindAllStringSubmatch(string(src), -1)
+	grouped := slices.Concat(slices.Collect(maps.Values(fuzzGroups))...)
+	var rest []string
+	for _, name := range reasoning.Names() {
+		if !slices.Contains(grouped, name) {
+			rest = append(rest, name)
+		}
+	}
+	return rest
+}
+
+// fuzz runs the target f is: the names fuzzNames gives its name.
+func fuzz(f *testing.F) { conformance.Fuzz(f, casesDir, fuzzNames(f.Name())...) }
+
+func FuzzThinkTag(f *testing.F) { fuzz(f) }
+func FuzzDeepSeek(f *testing.F) { fuzz(f) }
+func FuzzQwen3(f *testing.F)    { fuzz(f) }
+func FuzzGLM(f *testing.F)      { fuzz(f) }
+func FuzzPlamo(f *testing.F)    { fuzz(f) }
+func FuzzCohere(f *testing.F)   { fuzz(f) }
+func FuzzTemplate(f *testing.F) { fuzz(f) }
+func FuzzIdentity(f *testing.F) { fuzz(f) }
+func FuzzHarmony(f *testing.F)  { fuzz(f) }
+func FuzzGemma(f *testing.F)    { fuzz(f) }
+func FuzzMuse(f *testing.F)     { fuzz(f) }
+func FuzzInkling(f *testing.F)  { fuzz(f) }
+func FuzzGranite(f *testing.F)  { fuzz(f) }
+func FuzzHunyuan(f *testing.F)  { fuzz(f) }
+func FuzzKimi(f *testing.F)     { fuzz(f) }
+func FuzzMistral(f *testing.F)  { fuzz(f) }
+
+// TestFuzzTargets fails for a registered name that no fuzz target covers or
+// that two cover, for a group naming what is not a registered canonical
+// name, and for a group without its target or a target without its group
+// (the targets are the ones this test binary lists, as go test -list does).
+func TestFuzzTargets(t *testing.T) {
+	out, err := exec.Command(os.Args[0], "-test.list", "^Fuzz").Output()
+	if err != nil {
+		t.Fatalf("listing the fuzz targets: %v", err)
+	}
+	targets := strings.Fields(string(out))
+	if !slices.Contains(targets, catchAll) {
+		t.Fatalf("no fuzz target %s, which takes the names no group lists (targets: %q)", catchAll, targets)
+	}
 	seen := map[string]int{}
-	for _, c := range calls {
-		for _, m := range regexp.MustCompile(`"([a-z0-9_]+)"`).FindAllStringSubmatch(c[1], -1) {
-			seen[m[1]]++
+	for _, target := range targets {
+		names := fuzzNames(target)
+		if target != catchAll && fuzzGroups[target] == nil {
+			t.Errorf("fuzz target %s has no group in fuzzGroups", target)
+		}
+		if len(names) == 0 {
+			t.Errorf("fuzz target %s has no names", target)
+		}
+		for _, name := range names {
+			seen[name]++
+		}
+	}
+	for target := range fuzzGroups {
+		if !slices.Contains(targets, target) {
+			t.Errorf("fuzzGroups has a group for %s, which is not a fuzz target", target)
 		}
 	}
 	for _, name := range reasoning.Names() {
 		switch seen[name] {
 		case 0:
-			t.Errorf("registered parser %q has no fuzz target in fuzz_test.go", name)
+			t.Errorf("registered parser %q has no fuzz target", name)
 		case 1:
 		default:
 			t.Errorf("registered parser %q is in %d fuzz targets", name, seen[name])
@@ -73,6 +123,7 @@ func TestFuzzTargets(t *testing.T) {
 		delete(seen, name)
 	}
 	for name := range seen {
-		t.Errorf("fuzz target names %q, which is not a registered canonical name", name)
+		t.Errorf("a fuzz target names %q, which is not a registered canonical name", name)
 	}
+	t.Logf("%s takes %q", catchAll, fuzzNames(catchAll))
 }
