@@ -15,10 +15,13 @@ import (
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
-// The "hf" parser has no case file: its cases need a tokenizer that carries
-// the model's response_template. These tests port the reasoning-related
-// cases of vLLM's tests/parser/test_response_template.py (@4ee83d1) and run
-// each through the conformance harness with such a tokenizer.
+// The "hf" parser's cases need a tokenizer that carries the model's
+// response_template. These tests port the reasoning-related cases of vLLM's
+// tests/parser/test_response_template.py (@4ee83d1) and run each through the
+// conformance harness with such a tokenizer: upstream's Gemma 4 vocabulary,
+// and templates other than Gemma 4's. The cases on Gemma 4's published
+// template are also in ../testdata/cases/hf.json, which the harness runs
+// with the catalog's template on its own toy vocabulary.
 
 const templateTests = "vllm tests/parser/test_response_template.py@4ee83d199254bc099473562585cec1e5fe650115"
 
