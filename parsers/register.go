@@ -42,7 +42,7 @@ func init() {
 		summary: "as `deepseek_r1` with `thinking`/`enable_thinking` on, else identity (default off)",
 		inert:   []string{deepseekToolCalls}})
 	register("deepseek_v4", newDeepSeekV4, deepseekV4Family.entry(), about{engine: vllm,
-		summary: "`<think>`…`</think>`, `<｜DSML｜tool_calls>` ends reasoning, blocks interleave; thinking on by default, `reasoning_effort` `none` off (content; `<think>` still opens)",
+		summary: "`<think>`…`</think>`, `<｜DSML｜tool_calls>` ends reasoning, blocks interleave; thinking on by default; `reasoning_effort` \"none\" turns it off (content; `<think>` still opens)",
 		aliases: []string{"deepseekv4"}})
 	register("deepseek_v41", newDeepSeekV41, deepseekV41Family.entry(), about{engine: vllm,
 		summary: "as `deepseek_v4`, with the spaced `<｜DSML｜ calls>` opener"})
@@ -59,7 +59,7 @@ func init() {
 	register("glm47", newGLM47, glm47Family.entry(), about{engine: vllm,
 		summary: "as `glm45`"})
 	register("granite", newGranite, graniteFamily.entry(), about{engine: vllm,
-		summary: "`Here is my thought process:` … `Here is my response:` (and `Here's`), plain text, starts in content"})
+		summary: `"Here is my thought process:" … "Here is my response:" (and "Here's"), plain text, starts in content`})
 	register("granite_thinking_parser", newGraniteThinking, graniteThinkingFamily.entry(), about{engine: vllm,
 		summary: "`<think>`…`</think>` as `nemotron_v3`, `<tool_call>` ends reasoning, leading content newlines dropped; `enable_thinking` (on)"})
 	// Its markers are the model's (the catalog's are Gemma 4's template,
@@ -73,9 +73,9 @@ func init() {
 		summary: "`<think>\\n`…`\\n</think>\\n<answer>\\n`…`\\n</answer>`, newlines optional, wrapper dropped, starts in content; its own phase machine",
 		opens:   []string{thinkOpen}, closes: []string{thinkClose}, aliases: []string{"hunyuan"}})
 	register("hy_v3", newHYV3, hyV3Family.entry(), about{engine: vllm,
-		summary: "`<think{suffix}>`…`</think{suffix}>`, suffix from tokenizer_config `token_suffix`; `reasoning_effort` (default `no_think` → identity)"})
+		summary: "`<think{suffix}>`…`</think{suffix}>`, suffix from tokenizer_config `token_suffix`; `reasoning_effort` (default \"no_think\" → identity)"})
 	register("hy_v4", newHYV4, hyV4Family.entry(), about{engine: vllm,
-		summary: "as `hy_v3`, suffix from the vocabulary's structural tokens; `reasoning_effort` (default `high`; `no_think` → identity)"})
+		summary: "as `hy_v3`, suffix from the vocabulary's structural tokens; `reasoning_effort` (default \"high\"; \"no_think\" → identity)"})
 	register("identity", newIdentityParser, catalog.Entry{}, about{engine: vllm,
 		summary: "no reasoning: everything is content"})
 	register("inkling", newInkling, catalog.Entry{Markers: inklingMarkers, Headers: true, StripsSpace: true}, about{engine: vllm,
@@ -84,7 +84,7 @@ func init() {
 		summary: "SGLang's Qwen3 detector: `<think>`…`</think>`, `<tool_call>`, starts in content, the first `<think>` opens the block; `enable_thinking` (on)"})
 	// Its reasoning_effort picks the markers: Info lists every pair.
 	register("k2_horizon", newK2Horizon, horizonFamilies["high"].entry(), about{engine: vllm,
-		summary: "`<ifm|think…>`…`</ifm|think…>` chosen by `reasoning_effort` (`high`, `medium`, `low`), `<ifm|tool_calls>` ends reasoning",
+		summary: "`<ifm|think…>`…`</ifm|think…>` chosen by `reasoning_effort` (\"high\", \"medium\", \"low\"), `<ifm|tool_calls>` ends reasoning",
 		keys:    []string{"reasoning_effort"}, also: []catalog.Entry{horizonFamilies["medium"].entry(), horizonFamilies["low"].entry()}})
 	register("kimi", newKimi, kimiFamily.entry(), about{engine: dynamo,
 		summary: "Dynamo's and SGLang's `◁think▷`…`◁/think▷`, starts in content, every `◁think▷` opens a block"})
@@ -108,7 +108,7 @@ func init() {
 	register("minimax_m2_append_think", newMiniMaxM2AppendThink, catalog.Entry{Markers: appendThinkIDs.markers, Prefix: thinkOpen}, about{engine: vllm,
 		summary: "no split: content is `<think>` + the output"})
 	register("minimax_m3", newMiniMaxM3, minimaxM3Family.entry(), about{engine: vllm,
-		summary: "`<mm:think>`…`</mm:think>`; `thinking_mode` `enabled` starts in reasoning (default off: starts in content)"})
+		summary: "`<mm:think>`…`</mm:think>`; `thinking_mode` \"enabled\" starts in reasoning (default off: starts in content)"})
 	register("mistral", newMistral, mistralFamily.entry(), about{engine: vllm,
 		summary: "`[THINK]`…`[/THINK]` (v13) or `<think>`…`</think>` (v11), `[TOOL_CALLS]` ends reasoning, starts in content"})
 	register("muse_glimmer", newMuseGlimmer, museEntry, about{engine: vllm,
