@@ -19,7 +19,7 @@
 //	glm47                    as glm45
 //	granite                  "Here is my thought process:" … "Here is my response:" (and "Here's"), plain text, starts in content
 //	granite_thinking_parser  <think>…</think> as nemotron_v3, <tool_call> ends reasoning, leading content newlines dropped; enable_thinking (on)
-//	hf                       markers from the model's response_template metadata, read from a tokenizer.Configured; enable_thinking decides the end check (response_template)
+//	hf                       markers and start from the model's response_template metadata, read from a tokenizer.Configured (content when no prompt says otherwise); enable_thinking decides the end check (response_template)
 //	holo2                    as deepseek_v3, thinking on by default
 //	hunyuan_a13b             <think>\n…\n</think>\n<answer>\n…\n</answer>, newlines optional, wrapper dropped, starts in content; its own phase machine (hunyuan)
 //	hy_v3                    <think{suffix}>…</think{suffix}>, suffix from tokenizer_config token_suffix; reasoning_effort (default "no_think" → identity)
@@ -27,7 +27,7 @@
 //	identity                 no reasoning: everything is content
 //	inkling                  typed content blocks: <|content_thinking|> is reasoning; text, tool-text and tool-error blocks content, tool JSON kept in content
 //	interns1                 SGLang's Qwen3 detector: <think>…</think>, <tool_call>, starts in content, the first <think> opens the block; enable_thinking (on)
-//	k2_horizon               <ifm|think…>…</ifm|think…> chosen by reasoning_effort ("high", "medium", "low"), <ifm|tool_calls> ends reasoning
+//	k2_horizon               <ifm|think…>…</ifm|think…> chosen by reasoning_effort ("high", "medium", "low"; any other fails at New), <ifm|tool_calls> ends reasoning
 //	kimi                     Dynamo's and SGLang's ◁think▷…◁/think▷, starts in content, every ◁think▷ opens a block
 //	kimi_k2                  <think>…</think>, <|tool_calls_section_begin|> ends reasoning and stays in content; thinking/enable_thinking (on)
 //	kimi_k25                 <think>…</think> forced into reasoning, <|tool_calls_section_begin|> ends reasoning, every <think> in content opens a block
@@ -46,10 +46,10 @@
 //	nemotron_v3              as qwen3, trailing reasoning whitespace dropped; thinking/enable_thinking (on) (nemotron3, nemotron_3)
 //	olmo3                    <think> (only at the start)…</think>, starts in reasoning
 //	openai_gptoss            Harmony channels: analysis is reasoning, final and plain commentary content, messages with a recipient segments (gpt_oss)
-//	plamo3                   <|plamo:begin_think:plamo|>…<|plamo:end_think:plamo|>, end of turn ends reasoning; enable_thinking (on)
+//	plamo3                   <|plamo:begin_think:plamo|>…<|plamo:end_think:plamo|>, end of turn and <|plamo:begin_tool_requests:plamo|> end reasoning; enable_thinking (on)
 //	poolside_v1              as deepseek_v3 (default off), its end check stops at <assistant>
 //	qwen3                    <think>…</think>, <tool_call> ends reasoning and stays in content; enable_thinking (on; off → identity)
-//	qwen3_thinking           SGLang's Qwen3 detector forced into reasoning: <think>…</think>, <tool_call>
+//	qwen3_thinking           SGLang's Qwen3 detector forced into reasoning: <think>…</think>, <tool_call>; enable_thinking (on)
 //	seed_oss                 <seed:think>…</seed:think>, <seed:tool_call> ends reasoning; enable_thinking (on)
 //	step3                    </think> only: everything before it is reasoning
 //	step3p5                  as qwen3, always thinking

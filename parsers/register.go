@@ -65,7 +65,7 @@ func init() {
 	// Its markers are the model's (the catalog's are Gemma 4's template,
 	// for the tests); its thinking switch decides the end check.
 	register("hf", newResponseTemplate, templateEntry(), about{engine: vllm,
-		summary:      "markers from the model's `response_template` metadata, read from a `tokenizer.Configured`; `enable_thinking` decides the end check",
+		summary:      "markers and start from the model's `response_template` metadata, read from a `tokenizer.Configured` (content when no prompt says otherwise); `enable_thinking` decides the end check",
 		modelMarkers: true, keys: []string{"enable_thinking"}, aliases: []string{"response_template"}})
 	register("holo2", newHolo2, holo2Family.entry(), about{engine: vllm,
 		summary: "as `deepseek_v3`, thinking on by default"})
@@ -84,7 +84,7 @@ func init() {
 		summary: "SGLang's Qwen3 detector: `<think>`…`</think>`, `<tool_call>`, starts in content, the first `<think>` opens the block; `enable_thinking` (on)"})
 	// Its reasoning_effort picks the markers: Info lists every pair.
 	register("k2_horizon", newK2Horizon, horizonFamilies["high"].entry(), about{engine: vllm,
-		summary: "`<ifm|think…>`…`</ifm|think…>` chosen by `reasoning_effort` (\"high\", \"medium\", \"low\"), `<ifm|tool_calls>` ends reasoning",
+		summary: "`<ifm|think…>`…`</ifm|think…>` chosen by `reasoning_effort` (\"high\", \"medium\", \"low\"; any other fails at New), `<ifm|tool_calls>` ends reasoning",
 		keys:    []string{"reasoning_effort"}, also: []catalog.Entry{horizonFamilies["medium"].entry(), horizonFamilies["low"].entry()}})
 	register("kimi", newKimi, kimiFamily.entry(), about{engine: dynamo,
 		summary: "Dynamo's and SGLang's `◁think▷`…`◁/think▷`, starts in content, every `◁think▷` opens a block"})
@@ -128,13 +128,13 @@ func init() {
 		summary: "Harmony channels: `analysis` is reasoning, `final` and plain `commentary` content, messages with a recipient segments",
 		aliases: []string{"gpt_oss"}})
 	register("plamo3", newPlamo3, plamo3Family.entry(), about{engine: vllm,
-		summary: "`<|plamo:begin_think:plamo|>`…`<|plamo:end_think:plamo|>`, end of turn ends reasoning; `enable_thinking` (on)"})
+		summary: "`<|plamo:begin_think:plamo|>`…`<|plamo:end_think:plamo|>`, end of turn and `<|plamo:begin_tool_requests:plamo|>` end reasoning; `enable_thinking` (on)"})
 	register("poolside_v1", newPoolsideV1, poolsideFamily.entry(), about{engine: vllm,
 		summary: "as `deepseek_v3` (default off), its end check stops at `<assistant>`"})
 	register("qwen3", newQwen3, qwen3Family.entry(), about{engine: vllm,
 		summary: "`<think>`…`</think>`, `<tool_call>` ends reasoning and stays in content; `enable_thinking` (on; off → identity)"})
 	register("qwen3_thinking", newQwen3Thinking, qwen3ThinkingFamily.entry(), about{engine: sglang,
-		summary: "SGLang's Qwen3 detector forced into reasoning: `<think>`…`</think>`, `<tool_call>`"})
+		summary: "SGLang's Qwen3 detector forced into reasoning: `<think>`…`</think>`, `<tool_call>`; `enable_thinking` (on)"})
 	register("seed_oss", newSeedOSS, seedOSSFamily.entry(), about{engine: vllm,
 		summary: "`<seed:think>`…`</seed:think>`, `<seed:tool_call>` ends reasoning; `enable_thinking` (on)"})
 	register("step3", newStep3, step3Family.entry(), about{engine: vllm,
