@@ -1,7 +1,11 @@
 // Command gendocs writes the registered parser names, from their
 // reasoning.Info (declared in parsers/register.go), into README.md's table
-// of names and package parsers' doc comment. With -check it writes
-// nothing and fails when either differs from what it would write.
+// of names and package parsers' doc comment, and makes each Go snippet of
+// README.md the body of the Example function its <!-- example: FILE
+// FUNCTION --> line names (FUNCTION "imports": lines the file imports), so
+// that what the README shows compiles, and runs as shown where it shows an
+// Output. With -check it writes nothing and fails when a doc differs from
+// what it would write.
 //
 // Usage, from the module root:
 //
@@ -35,7 +39,13 @@ func run(root string, check bool) error {
 		path   string
 		splice func(old string) (string, error)
 	}{
-		{"README.md", func(old string) (string, error) { return namedocs.SpliceReadme(old, namedocs.Markdown(infos)) }},
+		{"README.md", func(old string) (string, error) {
+			next, err := namedocs.SpliceReadme(old, namedocs.Markdown(infos))
+			if err != nil {
+				return "", err
+			}
+			return snippets(next, readFrom(root))
+		}},
 		{"parsers/doc.go", func(old string) (string, error) { return namedocs.SpliceGoDoc(old, namedocs.GoDoc(infos)) }},
 	} {
 		path := filepath.Join(root, doc.path)
@@ -50,7 +60,7 @@ func run(root string, check bool) error {
 		switch {
 		case next == string(old):
 		case check:
-			return fmt.Errorf("%s is not what reasoning.Info gives: run make docs", path)
+			return fmt.Errorf("%s is not what make docs writes (names from reasoning.Info, README snippets from their Examples): run make docs", path)
 		default:
 			if err := os.WriteFile(path, []byte(next), 0o644); err != nil {
 				return err
