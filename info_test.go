@@ -1,6 +1,7 @@
 package reasoning_test
 
 import (
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -143,4 +144,14 @@ func TestReadmeNames(t *testing.T) {
 	if diff := cmp.Diff(namedocs.Markdown(namedocs.Infos(reasoning.Default)), table); diff != "" {
 		t.Errorf("README.md's table of names differs from reasoning.Info (-Info +README); run make docs:\n%s", diff)
 	}
+}
+
+func ExampleRegistry_Info() {
+	info, ok := reasoning.Default.Info("GPT-OSS") // an alias, in any spelling
+	fmt.Println(ok, info.Name, info.Aliases, info.Engine)
+	info, _ = reasoning.Default.Info("qwen3")
+	fmt.Println(info.Opens, info.Closes, info.Tools, info.SwitchKeys)
+	// Output:
+	// true openai_gptoss [gpt_oss] vLLM
+	// [<think>] [</think>] [<tool_call>] [enable_thinking]
 }

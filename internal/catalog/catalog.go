@@ -12,7 +12,9 @@ import (
 
 // Entry describes one canonical parser name.
 type Entry struct {
-	Markers     []string // every marker the family recognises, in text
+	Markers []string // every marker the family recognises, in text
+	// Opens, Closes, Tools and SwitchKeys are what parsers/register.go
+	// publishes in the name's reasoning.Info (with what it adds there).
 	Opens       []string // of Markers, those that open reasoning (think-tag families)
 	Closes      []string // of Markers, those that close it
 	Tools       []string // of Markers, the tool-call openers that end reasoning and stay in content
