@@ -9,10 +9,10 @@ import (
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
-// This file holds the think-tag base: one machine, configured by a tagSpec,
-// that every <think>-style family uses. A family that differs only in its
-// markers, where it starts, its thinking switch and how it treats repeated
-// markers is a tagSpec value and a factory, nothing more.
+// This file holds the think-tag base: one machine that every <think>-style
+// family uses. A family is a ThinkTag value (spec.go), compiled into a
+// tagSpec and then into a transition table; testdata/thinktag_tables.golden
+// prints every family's table.
 
 // phase is where a think-tag parser stands in one response.
 type phase uint8
@@ -60,8 +60,9 @@ const (
 	offContentSeen                // start in content as if a block had been had: an opener opens one only in a re-entering family
 )
 
-// tagSpec describes a think-tag family. The zero value of each field is the
-// common case.
+// tagSpec is a ThinkTag compiled into what the machine reads: its enums as
+// the booleans they mean, its rule rows applied. The zero value of each
+// field is the common case.
 type tagSpec struct {
 	name       string   // registered name, for errors
 	open       string   // opening marker; "" when the family has none
@@ -144,10 +145,12 @@ type tailSpec struct {
 // scanner watches them.
 type tagFamily struct {
 	tagSpec
-	markers []string      // every marker, open first when present
-	kinds   []markerKind  // kind of markers[i]
-	bits    [kinds]uint64 // by kind: the markers of that kind, as a mask
-	spaces  string        // whitespace for trimReasoning
+	markers []string                // every marker, open first when present
+	kinds   []markerKind            // kind of markers[i]
+	bits    [kinds]uint64           // by kind: the markers of that kind, as a mask
+	act     [structures]uint64      // by structure: the markers that count there
+	moves   [structures][kinds]move // by structure and kind: what a marker does there
+	spaces  string                  // whitespace for trimReasoning
 }
 
 // newTagFamilyErr prepares spec, or says why its markers cannot be watched.
@@ -174,11 +177,72 @@ func newTagFamilyErr(spec tagSpec) (*tagFamily, error) {
 	if err := marker.Check(f.markers); err != nil {
 		return nil, err
 	}
+	f.compile()
 	return f, nil
 }
 
+// The transition table. A state's structure (its phase, opened, seen, begun
+// and inTool) decides which markers count and where each leads; the holds
+// (trimming, labeling, inTail) only shape the text. compile works out, once
+// per family, the markers that count in each of the 32 structures and the
+// move each kind of marker makes there; the machine then looks them up.
+
+// key is the index of s's structure in the table.
+func (s tagState) key() uint8 {
+	k := uint8(s.phase)
+	for i, b := range [...]bool{s.opened, s.seen, s.begun, s.inTool} {
+		if b {
+			k |= 2 << i
+		}
+	}
+	return k
+}
+
+// fromKey is the state of structure k, with no holds.
+func fromKey(k uint8) tagState {
+	return tagState{phase: phase(k & 1), opened: k&2 != 0, seen: k&4 != 0, begun: k&8 != 0, inTool: k&16 != 0}
+}
+
+const structures = 32
+
+// A move is what a marker does in one structure: the state it leads to,
+// whether that state replaces the current one with its holds (fresh) or
+// keeps the current holds, and whether the marker's text is content (keep).
+type move struct {
+	to    tagState
+	fresh bool
+	keep  bool
+}
+
+// compile fills the family's table from the rules its spec sets.
+func (f *tagFamily) compile() {
+	for k := range uint8(structures) {
+		s := fromKey(k)
+		f.act[k] = f.rules(s)
+		for kind := range kinds {
+			f.moves[k][kind] = f.rule(s, kind)
+		}
+	}
+}
+
 // active returns the markers that mean something in state s.
-func (f *tagFamily) active(s tagState) uint64 {
+func (f *tagFamily) active(s tagState) uint64 { return f.act[s.key()] }
+
+// step applies marker k, active in state s. keep reports whether the
+// marker's text is content (a tool-call opener) rather than dropped.
+func (f *tagFamily) step(s tagState, k int) (next tagState, keep bool) {
+	mv := &f.moves[s.key()][f.kinds[k]]
+	if mv.fresh {
+		return mv.to, mv.keep
+	}
+	next = s
+	next.phase, next.opened, next.seen, next.begun, next.inTool, next.inTail =
+		mv.to.phase, mv.to.opened, mv.to.seen, mv.to.begun, mv.to.inTool, mv.to.inTail
+	return next, mv.keep
+}
+
+// rules are the markers that count in structure s, as the spec says.
+func (f *tagFamily) rules(s tagState) uint64 {
 	if s.inTool {
 		return f.bits[kindToolClose] // a tool-call block: nothing else counts
 	}
@@ -209,31 +273,32 @@ func (f *tagFamily) active(s tagState) uint64 {
 	return m
 }
 
-// step applies marker k, active in state s. keep reports whether the
-// marker's text is content (a tool-call opener) rather than dropped.
-func (f *tagFamily) step(s tagState, k int) (next tagState, keep bool) {
-	next = s
+// rule is the move a marker of kind makes in structure s, as the spec says.
+func (f *tagFamily) rule(s tagState, kind markerKind) move {
+	next := s
 	next.begun = true
-	switch f.kinds[k] {
+	mv := move{}
+	switch kind {
 	case kindOpen:
-		next = tagState{phase: phaseReasoning, opened: true, seen: true, begun: true, trimming: f.trimOpen != "", labeling: f.label != ""}
+		next, mv.fresh = tagState{phase: phaseReasoning, opened: true, seen: true, begun: true, trimming: f.trimOpen != "", labeling: f.label != ""}, true
 	case kindClose:
 		if s.phase == phaseReasoning {
-			next = tagState{phase: phaseContent, seen: true, begun: true, trimming: f.trimContent != ""}
+			next, mv.fresh = tagState{phase: phaseContent, seen: true, begun: true, trimming: f.trimContent != ""}, true
 		}
 	case kindEnd:
 		if s.phase == phaseReasoning {
-			next = tagState{phase: phaseContent, seen: true, begun: true}
+			next, mv.fresh = tagState{phase: phaseContent, seen: true, begun: true}, true
 		}
 	case kindTool:
-		next = tagState{phase: phaseContent, seen: s.seen || s.phase == phaseReasoning, begun: true, inTool: f.toolBlocks}
-		keep = true
+		next, mv.fresh = tagState{phase: phaseContent, seen: s.seen || s.phase == phaseReasoning, begun: true, inTool: f.toolBlocks}, true
+		mv.keep = true
 	case kindToolClose:
 		next.inTool = false
-		keep = true
+		mv.keep = true
 	}
-	next.inTail = f.kinds[k] == kindTail
-	return next, keep
+	next.inTail = kind == kindTail
+	mv.to = next
+	return mv
 }
 
 // machine runs a family's markers over text fed piece by piece: the part of

@@ -1,0 +1,86 @@
+package parsers
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/reasoning-go/reasoning"
+)
+
+func TestThinkTagFactoryErrors(t *testing.T) {
+	ok := ThinkTag{Name: "x", Open: []string{"<r>"}, Close: []string{"</r>"}}
+	for _, tc := range []struct {
+		name string
+		edit func(*ThinkTag)
+		want string // in the error
+	}{
+		{"no name", func(s *ThinkTag) { s.Name = "" }, "no name"},
+		{"no closer", func(s *ThinkTag) { s.Close = nil }, "no closing marker"},
+		{"empty marker", func(s *ThinkTag) { s.Tools = []string{""} }, "empty"},
+		{"duplicate marker", func(s *ThinkTag) { s.Tools = []string{"</r>"} }, `"</r>"`},
+		{"marker inside another", func(s *ThinkTag) { s.Tools = []string{"<r>x"} }, `"<r>" is inside "<r>x"`},
+		{"start out of range", func(s *ThinkTag) { s.Start = 9 }, "Start(9)"},
+		{"repeats out of range", func(s *ThinkTag) { s.Repeats = 9 }, "Repeats(9)"},
+		{"off out of range", func(s *ThinkTag) { s.Thinking.Off = 9 }, "Off(9)"},
+		{"too many markers", func(s *ThinkTag) {
+			for i := range 70 {
+				s.Tools = append(s.Tools, "<t"+strings.Repeat("x", i)+"|")
+			}
+		}, "more than"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := ok
+			tc.edit(&s)
+			f, err := s.Factory()
+			if err == nil || f != nil {
+				t.Fatalf("Factory() = %v, %v; want an error", f != nil, err)
+			}
+			if !errors.Is(err, ErrSpec) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %q: want one wrapping ErrSpec that says %q", err, tc.want)
+			}
+			if s.Name != "" && !strings.Contains(err.Error(), `"`+s.Name+`"`) {
+				t.Errorf("error %q does not name the family", err)
+			}
+		})
+	}
+	if _, err := ok.Factory(); err != nil {
+		t.Fatalf("a valid spec: %v", err)
+	}
+}
+
+// TestThinkTagIsInTree checks that a spec written by a third party builds
+// the same parser as the in-tree family it copies: same markers, same
+// table, same answers.
+func TestThinkTagIsInTree(t *testing.T) {
+	spec := ThinkTag{
+		Name:       "qwen3",
+		Open:       []string{"<think>"},
+		Close:      []string{"</think>"},
+		Tools:      []string{"<tool_call>"},
+		Repeats:    RepeatsDropStray,
+		Thinking:   Switch{Keys: []string{"enable_thinking"}, Default: true},
+		Boundaries: []string{"<|im_start|>", "<|im_end|>"},
+	}
+	f, err := compileTag(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := qwen3Family
+	if !slices.Equal(f.markers, in.markers) || f.act != in.act || f.moves != in.moves {
+		t.Fatalf("the spec compiles to another table than qwen3's")
+	}
+	factory, _ := spec.Factory()
+	for _, kw := range []map[string]any{nil, {"enable_thinking": false}} {
+		mine, err := factory(nil, reasoning.Config{ChatTemplateKwargs: kw, StreamReasoning: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		theirs, _ := reasoning.New("qwen3", nil, reasoning.WithChatTemplateKwargs(kw))
+		out := "a<think>b</think>c</think><tool_call>d"
+		if got, want := mine.Extract(out), theirs.Extract(out); got != want {
+			t.Errorf("kwargs %v: Extract = %+v, qwen3 gives %+v", kw, got, want)
+		}
+	}
+}
