@@ -220,7 +220,7 @@ func checkMultiToken(c *capture) *finding {
 	}
 	for _, need := range vllmSingle[c.canonical] {
 		if need.thinkingOnly {
-			on, set := reasoning.Config{ChatTemplateKwargs: c.kwargs}.Thinking("thinking", "enable_thinking")
+			on, set := reasoning.Config{ChatTemplateKwargs: c.kwargs}.Thinking(switchKeys...)
 			if !set {
 				on = thinkingDefault[c.canonical]
 			}
@@ -454,7 +454,7 @@ func checkThinkingOff(c *capture) *finding {
 	}
 	var off []string // why thinking was off
 	cfg := reasoning.Config{ChatTemplateKwargs: c.kwargs}
-	for _, k := range []string{"enable_thinking", "thinking"} {
+	for _, k := range switchKeys {
 		if on, set := cfg.Thinking(k); set && !on {
 			off = append(off, fmt.Sprintf("the request sets chat_template_kwargs.%s to %v", k, c.kwargs[k]))
 		}
@@ -515,9 +515,12 @@ func checkThinkingOff(c *capture) *finding {
 		return strings.TrimSpace(m.Reasoning) == "" && strings.TrimSpace(m.Content) != ""
 	}
 	switched := false
-	for _, kw := range []map[string]any{
-		{"enable_thinking": false}, {"thinking": false}, {"thinking_mode": "disabled"}, {"reasoning_effort": "no_think"}, {"reasoning_effort": "none"},
-	} {
+	var settings []map[string]any // each switch that may turn thinking off, alone
+	for _, k := range switchKeys {
+		settings = append(settings, map[string]any{k: false})
+	}
+	settings = append(settings, map[string]any{"thinking_mode": "disabled"}, map[string]any{"reasoning_effort": "no_think"}, map[string]any{"reasoning_effort": "none"})
+	for _, kw := range settings {
 		if m, ok := fam.split(answer, merge(c.kwargs, kw)); ok && isContent(m) {
 			key, val := only(kw)
 			tell := "tell the parser thinking is off"
@@ -539,11 +542,11 @@ func checkThinkingOff(c *capture) *finding {
 	}
 	if !switched {
 		alt := fam.others(func(g *family) bool {
-			m, ok := g.split(answer, merge(c.kwargs, map[string]any{"enable_thinking": false, "thinking": false}))
+			m, ok := g.split(answer, merge(c.kwargs, switches(false)))
 			if !ok || !isContent(m) {
 				return false
 			}
-			s, ok := g.split(sampleThink+firstOf(fam.closes)+sampleAnswer, merge(c.kwargs, map[string]any{"enable_thinking": true, "thinking": true}))
+			s, ok := g.split(sampleThink+firstOf(fam.closes)+sampleAnswer, merge(c.kwargs, switches(true)))
 			return ok && strings.TrimSpace(s.Reasoning) == sampleThink
 		})
 		if len(alt) > 0 {

@@ -24,7 +24,31 @@ var (
 		declared(func(i reasoning.Info) []string { return i.InertTools }))
 	// aliases are the registered aliases, for the suggestions.
 	aliases = declared(func(i reasoning.Info) []string { return i.Aliases })
+	// switchKeys are the boolean thinking switches: enable_thinking and
+	// thinking, then every other boolean key a family declares
+	// (thinking_mode and reasoning_effort are not booleans).
+	switchKeys = slices.DeleteFunc(union([]string{"enable_thinking", "thinking"}, declared(func(i reasoning.Info) []string { return i.SwitchKeys })),
+		func(k string) bool { return k == "thinking_mode" || k == "reasoning_effort" })
 )
+
+// union returns a with the strings of b it lacks appended, in b's order.
+func union(a, b []string) []string {
+	for _, s := range b {
+		if !slices.Contains(a, s) {
+			a = append(a, s)
+		}
+	}
+	return a
+}
+
+// switches returns every boolean thinking switch set to on.
+func switches(on bool) map[string]any {
+	kw := make(map[string]any, len(switchKeys))
+	for _, k := range switchKeys {
+		kw[k] = on
+	}
+	return kw
+}
 
 // declared returns what field gives of every name registered in
 // reasoning.Default, in name order, each once.
@@ -95,7 +119,7 @@ func newFamily(name string, tok tokenizer.Tokenizer, kwargs map[string]any) (*fa
 // thinkingOn returns kwargs with every thinking switch the families read
 // turned on, for probing a family's markers.
 func thinkingOn(kwargs map[string]any) map[string]any {
-	kw := merge(kwargs, map[string]any{"enable_thinking": true, "thinking": true, "thinking_mode": "enabled"})
+	kw := merge(merge(kwargs, switches(true)), map[string]any{"thinking_mode": "enabled"})
 	switch e, _ := kw["reasoning_effort"].(string); strings.ToLower(e) {
 	case "", "none", "no_think":
 		kw["reasoning_effort"] = "high"

@@ -491,6 +491,20 @@ func TestAliases(t *testing.T) {
 	}
 }
 
+// TestSwitchKeys checks that the doctor tries every boolean thinking
+// switch a registered family reads.
+func TestSwitchKeys(t *testing.T) {
+	assert.Equal(t, []string{"enable_thinking", "thinking"}, switchKeys[:2])
+	for _, n := range reasoning.Names() {
+		info, _ := reasoning.Default.Info(n)
+		for _, k := range info.SwitchKeys {
+			if k != "thinking_mode" && k != "reasoning_effort" {
+				assert.Contains(t, switchKeys, k, n)
+			}
+		}
+	}
+}
+
 // TestProbes checks what the doctor learns by running the parsers against
 // what the families are made of.
 func TestProbes(t *testing.T) {
