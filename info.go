@@ -13,10 +13,14 @@ type Info struct {
 	Aliases []string // further names for the same parser, as registered
 	// Engine is the serving engine whose behaviour the name follows
 	// ("vLLM", "SGLang", "Dynamo"), where engines differ.
-	Engine  string
-	Summary string // one line: the markers and what is particular about the family
+	Engine string
+	// Summary is one line: the family's markers, set in backquotes as
+	// Markdown code spans, and what is particular about it.
+	Summary string
 
-	Markers []string // every marker the family recognises in text
+	// Markers are every marker the family recognises in text; none when
+	// they come from the model's files (hf's response_template).
+	Markers []string
 	Opens   []string // of Markers, those that open reasoning
 	Closes  []string // of Markers, those that close it
 	Tools   []string // of Markers, the tool-call openers that end reasoning and stay in content
