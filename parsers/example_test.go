@@ -25,8 +25,8 @@ func ExampleThinkTag() {
 	if err != nil {
 		panic(err)
 	}
-	r := reasoning.NewRegistry() // reasoning.Register(spec.Name, f) for the default one
-	if err := r.Register(spec.Name, f); err != nil {
+	r := reasoning.NewRegistry() // reasoning.RegisterInfo(spec.Info(), f) for the default one
+	if err := r.RegisterInfo(spec.Info(), f); err != nil {
 		panic(err)
 	}
 

@@ -197,6 +197,21 @@ func (s ThinkTag) Factory() (reasoning.Factory, error) {
 	return f.newParser, nil
 }
 
+// Info describes the family for a Registry (reasoning.RegisterInfo): its
+// name, markers and thinking switch keys, so that ResolveThinking writes its
+// decision into the family's keys too. Summary and Engine are left for the
+// caller to fill.
+func (s ThinkTag) Info() reasoning.Info {
+	info := reasoning.Info{Name: s.Name, Opens: slices.Clone(s.Open), Closes: slices.Clone(s.Close),
+		Tools: slices.Clone(s.Tools), SwitchKeys: slices.Clone(s.Thinking.Keys)}
+	if f, err := compileTag(s); err == nil {
+		info.Markers = slices.Clone(f.markers)
+	} else {
+		info.Markers = slices.Concat(s.Open, s.Close, s.Tools)
+	}
+	return info
+}
+
 // A rule is one rare move of an in-tree family, beyond ThinkTag's fields:
 // a named row that sets what the machine does.
 type rule struct {

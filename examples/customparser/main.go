@@ -36,7 +36,7 @@ func init() {
 	if err != nil {
 		panic(err) // a bad spec is a bug of this program
 	}
-	reasoning.Register(Reasoner.Name, f)
+	reasoning.RegisterInfo(Reasoner.Info(), f) // Register(name, f), with its markers and switch keys
 }
 
 func main() {
