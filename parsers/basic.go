@@ -36,3 +36,8 @@ var basicFamily = newTagFamily(ThinkTag{
 func newBasic(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	return basicFamily.newParser(tok, cfg)
 }
+
+func init() {
+	register("basic", newBasic, basicFamily.entry(), about{engine: dynamo,
+		summary: "`<think>`…`</think>`, starts in content, every `<think>` opens a block"})
+}

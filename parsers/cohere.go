@@ -94,6 +94,11 @@ func newCohereCommand3(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning
 	return cohereCommand3Family.newParser(tok, cfg)
 }
 
+func init() {
+	register("cohere_command3", newCohereCommand3, cohereCommand3Family.entry(), about{engine: vllm,
+		summary: "`<|START_THINKING|>`…`<|END_THINKING|>`, starts in content; answer markers and citations dropped, actions kept"})
+}
+
 var cohereCommand4Family = newTagFamily(ThinkTag{
 	Name:          "cohere_command4",
 	Open:          []string{cohereThinkOpen},
@@ -134,4 +139,9 @@ var cohereCommand4Family = newTagFamily(ThinkTag{
 // "cohere_command3".
 func newCohereCommand4(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	return cohereCommand4Family.newParser(tok, cfg)
+}
+
+func init() {
+	register("cohere_command4", newCohereCommand4, cohereCommand4Family.entry(), about{engine: vllm,
+		summary: "as `cohere_command3`, `<|START_TEXT|>` answers too; starts in reasoning"})
 }

@@ -50,6 +50,12 @@ func newDeepSeekR1(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Par
 	return deepseekR1Family.newParser(tok, cfg)
 }
 
+func init() {
+	register("deepseek_r1", newDeepSeekR1, deepseekR1Family.entry(), about{engine: vllm,
+		summary: "`<think>`…`</think>`, starts in reasoning, one block",
+		inert:   []string{deepseekToolCalls}, aliases: []string{"nemotron_nano", "deepseek_v3_1", "deepseek_v3_2"}})
+}
+
 var deepseekV3Family = newTagFamily(ThinkTag{
 	Name:     "deepseek_v3",
 	Open:     []string{thinkOpen},
@@ -76,6 +82,12 @@ func newDeepSeekV3(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Par
 	return deepseekV3Family.newParser(tok, cfg)
 }
 
+func init() {
+	register("deepseek_v3", newDeepSeekV3, deepseekV3Family.entry(), about{engine: vllm,
+		summary: "as `deepseek_r1` with `thinking`/`enable_thinking` on, else identity (default off)",
+		inert:   []string{deepseekToolCalls}})
+}
+
 var holo2Family = newTagFamily(ThinkTag{
 	Name:     "holo2",
 	Open:     []string{thinkOpen},
@@ -94,6 +106,11 @@ var holo2Family = newTagFamily(ThinkTag{
 // Upstream: spec vllm-thinktag §7.
 func newHolo2(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	return holo2Family.newParser(tok, cfg)
+}
+
+func init() {
+	register("holo2", newHolo2, holo2Family.entry(), about{engine: vllm,
+		summary: "as `deepseek_v3`, thinking on by default"})
 }
 
 var poolsideFamily = newTagFamily(ThinkTag{
@@ -122,6 +139,11 @@ func newPoolsideV1(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Par
 		}
 	}
 	return poolsideFamily.newParser(tok, cfg)
+}
+
+func init() {
+	register("poolside_v1", newPoolsideV1, poolsideFamily.entry(), about{engine: vllm,
+		summary: "as `deepseek_v3` (default off), its end check stops at `<assistant>`"})
 }
 
 // deepseekV4Thinking is V4's switch: "thinking" or "enable_thinking", on
@@ -168,6 +190,12 @@ func newDeepSeekV4(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Par
 	return deepseekV4Family.newParser(tok, cfg)
 }
 
+func init() {
+	register("deepseek_v4", newDeepSeekV4, deepseekV4Family.entry(), about{engine: vllm,
+		summary: "`<think>`…`</think>`, `<｜DSML｜tool_calls>` ends reasoning, blocks interleave; thinking on by default; `reasoning_effort` \"none\" turns it off (content; `<think>` still opens)",
+		aliases: []string{"deepseekv4"}})
+}
+
 var deepseekV41Family = newTagFamily(func() ThinkTag {
 	s := renamed(deepseekV4Family, "deepseek_v41")
 	s.Tools = []string{dsmlToolCallsV41}
@@ -183,4 +211,9 @@ var deepseekV41Family = newTagFamily(func() ThinkTag {
 // Upstream: spec vllm-thinktag §18.
 func newDeepSeekV41(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	return deepseekV41Family.newParser(tok, cfg)
+}
+
+func init() {
+	register("deepseek_v41", newDeepSeekV41, deepseekV41Family.entry(), about{engine: vllm,
+		summary: "as `deepseek_v4`, with the spaced `<｜DSML｜ calls>` opener"})
 }

@@ -43,3 +43,8 @@ var ernie45Family = newTagFamily(ThinkTag{
 func newErnie45(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	return ernie45Family.newParser(tok, cfg)
 }
+
+func init() {
+	register("ernie45", newErnie45, ernie45Family.entry(), about{engine: vllm,
+		summary: "`<think>`…`</think>`, starts in reasoning, `<response>` wrapper dropped, newlines after `</think>` dropped"})
+}

@@ -99,3 +99,12 @@ func gemmaResponse(prompt string) string {
 func newGemma4(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	return gemma4Family.newParser(tok, cfg)
 }
+
+func init() {
+	// Gemma 4's spec has no switch, but its ID-level end check at a turn
+	// boundary reads enable_thinking. Its opener is named as the model
+	// writes it, with the label.
+	register("gemma4", newGemma4, gemma4Family.entry(), about{engine: vllm,
+		summary: "`<|channel>thought\\n`…`<channel|>`, label dropped, `<|tool_call>` ends reasoning, starts in content; `enable_thinking` decides only the end check at a turn boundary",
+		opens:   []string{gemmaChannelOpen + gemmaThought}, keys: []string{"enable_thinking"}, aliases: []string{"gemma-4"}})
+}

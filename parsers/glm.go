@@ -40,16 +40,17 @@ func newGLM45(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, 
 	return glm45Family.newParser(tok, cfg)
 }
 
-var glm47Family = newTagFamily(renamed(glm45Family, "glm47"))
-
-// newGLM47 builds the "glm47" parser: the same class as glm45.
-func newGLM47(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
-	return glm47Family.newParser(tok, cfg)
+func init() {
+	register("glm45", newGLM45, glm45Family.entry(), about{engine: vllm,
+		summary: "`<think>`…`</think>` interleaved blocks, `<tool_call>` ends reasoning; `thinking`/`enable_thinking` (on; off → identity)"})
 }
 
-var ling3Family = newTagFamily(renamed(glm45Family, "ling3"))
+// glm47Family is the "glm47" parser: the same class as glm45.
+var glm47Family = newTagFamily(renamed(glm45Family, "glm47"))
 
-// newLing3 builds the "ling3" parser (vLLM's Ling 3 engine parser, the GLM
+func init() { registerTag(glm47Family, about{engine: vllm, summary: "as `glm45`"}) }
+
+// ling3Family is the "ling3" parser (vLLM's Ling 3 engine parser, the GLM
 // grammar).
 //
 // Markers, starts in, repeats, streaming: as glm45.
@@ -59,6 +60,6 @@ var ling3Family = newTagFamily(renamed(glm45Family, "ling3"))
 // Upstream: spec vllm-thinktag §16, following the newest test: the oldest
 // variant defaulted to off, and the [frontend] one relabelled a
 // reasoning-only answer as content (B14).
-func newLing3(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
-	return ling3Family.newParser(tok, cfg)
-}
+var ling3Family = newTagFamily(renamed(glm45Family, "ling3"))
+
+func init() { registerTag(ling3Family, about{engine: vllm, summary: "as `glm45`"}) }

@@ -78,3 +78,8 @@ var graniteFamily = newTagFamily(ThinkTag{
 func newGranite(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	return graniteFamily.newParser(tok, cfg)
 }
+
+func init() {
+	register("granite", newGranite, graniteFamily.entry(), about{engine: vllm,
+		summary: `"Here is my thought process:" … "Here is my response:" (and "Here's"), plain text, starts in content`})
+}

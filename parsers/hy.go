@@ -88,6 +88,11 @@ func newHYV3(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, e
 	return f.newParser(tok, cfg)
 }
 
+func init() {
+	register("hy_v3", newHYV3, hyV3Family.entry(), about{engine: vllm,
+		summary: "`<think{suffix}>`…`</think{suffix}>`, suffix from tokenizer_config `token_suffix`; `reasoning_effort` (default \"no_think\" → identity)"})
+}
+
 // newHYV4 builds the "hy_v4" parser (vLLM HYV4ReasoningParser, Hunyuan 4).
 //
 // Markers: <think{suffix}> and </think{suffix}>, where the suffix is that of
@@ -113,6 +118,11 @@ func newHYV4(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, e
 		f = newTagFamily(hyThinkSpec("hy_v4", s, true))
 	}
 	return f.newParser(tok, cfg)
+}
+
+func init() {
+	register("hy_v4", newHYV4, hyV4Family.entry(), about{engine: vllm,
+		summary: "as `hy_v3`, suffix from the vocabulary's structural tokens; `reasoning_effort` (default \"high\"; \"no_think\" → identity)"})
 }
 
 // hySuffixes remembers, by tokenizer, the suffix hySuffix found: finding

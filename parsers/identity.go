@@ -2,6 +2,7 @@ package parsers
 
 import (
 	"github.com/reasoning-go/reasoning"
+	"github.com/reasoning-go/reasoning/internal/catalog"
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
@@ -19,6 +20,11 @@ import (
 // vLLM registers the class but no name for it; we register "identity".
 func newIdentityParser(tokenizer.Tokenizer, reasoning.Config) (reasoning.Parser, error) {
 	return newIdentity(), nil
+}
+
+func init() {
+	register("identity", newIdentityParser, catalog.Entry{}, about{engine: vllm,
+		summary: "no reasoning: everything is content"})
 }
 
 func newIdentity() *identity { return new(identity) }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/reasoning-go/reasoning"
+	"github.com/reasoning-go/reasoning/internal/catalog"
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
@@ -79,6 +80,11 @@ func newKimiK2(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser,
 	return kimiK2Family.newParser(tok, cfg)
 }
 
+func init() {
+	register("kimi_k2", newKimiK2, kimiK2Family.entry(), about{engine: vllm,
+		summary: "`<think>`…`</think>`, `<|tool_calls_section_begin|>` ends reasoning and stays in content; `thinking`/`enable_thinking` (on)"})
+}
+
 var kimiK25Family = newTagFamily(ThinkTag{
 	Name:    "kimi_k25",
 	Open:    []string{thinkOpen},
@@ -110,6 +116,11 @@ var kimiK25Family = newTagFamily(ThinkTag{
 // depends on the chunking; here that <think> is dropped wherever it comes.
 func newKimiK25(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	return kimiK25Family.newParser(tok, cfg)
+}
+
+func init() {
+	register("kimi_k25", newKimiK25, kimiK25Family.entry(), about{engine: dynamo,
+		summary: "`<think>`…`</think>` forced into reasoning, `<|tool_calls_section_begin|>` ends reasoning, every `<think>` in content opens a block"})
 }
 
 var kimiFamily = newTagFamily(ThinkTag{
@@ -146,6 +157,11 @@ var kimiFamily = newTagFamily(ThinkTag{
 // block as text; we follow Dynamo, whose rules match "basic".
 func newKimi(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	return kimiFamily.newParser(tok, cfg)
+}
+
+func init() {
+	register("kimi", newKimi, kimiFamily.entry(), about{engine: dynamo,
+		summary: "Dynamo's and SGLang's `◁think▷`…`◁/think▷`, starts in content, every `◁think▷` opens a block"})
 }
 
 // kimiK3Thinking is K3's switch: "thinking" when set, else "enable_thinking",
@@ -207,6 +223,11 @@ var kimiK3Family = newTagFamily(ThinkTag{
 // ends reasoning at any channel marker; vLLM's wins (spec policy 1).
 func newKimiK3(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	return kimiK3Family.newParser(tok, cfg)
+}
+
+func init() {
+	register("kimi_k3", newKimiK3, kimiK3Family.entry(), about{engine: vllm,
+		summary: "`<|open|>think<|sep|>`…`<|close|>think<|sep|>` (several tokens), response wrappers dropped; `thinking`, else `enable_thinking` (on)"})
 }
 
 // horizonFamilies are K2 Horizon's marker pairs by reasoning_effort, made
@@ -272,4 +293,11 @@ func newK2Horizon(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Pars
 		return nil, fmt.Errorf("unsupported reasoning_effort %q: want high, medium or low (%w)", effort, reasoning.ErrUnsupportedConfig)
 	}
 	return f.newParser(tok, cfg)
+}
+
+func init() {
+	// Its reasoning_effort picks the markers: Info lists every pair.
+	register("k2_horizon", newK2Horizon, horizonFamilies["high"].entry(), about{engine: vllm,
+		summary: "`<ifm|think…>`…`</ifm|think…>` chosen by `reasoning_effort` (\"high\", \"medium\", \"low\"; any other fails at New), `<ifm|tool_calls>` ends reasoning",
+		keys:    []string{"reasoning_effort"}, also: []catalog.Entry{horizonFamilies["medium"].entry(), horizonFamilies["low"].entry()}})
 }

@@ -42,3 +42,8 @@ var minicpmvFamily = newTagFamily(ThinkTag{
 func newMiniCPMV(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	return minicpmvFamily.newParser(tok, cfg)
 }
+
+func init() {
+	register("minicpmv", newMiniCPMV, minicpmvFamily.entry(), about{engine: vllm,
+		summary: "as `qwen3`, reserved tokens dropped; `enable_thinking` default off (content; `<think>` still opens)"})
+}

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/reasoning-go/reasoning"
+	"github.com/reasoning-go/reasoning/internal/catalog"
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
@@ -44,6 +45,12 @@ func newMiniMaxM2(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Pars
 	return minimaxM2Family.newParser(tok, cfg)
 }
 
+func init() {
+	register("minimax_m2", newMiniMaxM2, minimaxM2Family.entry(), about{engine: vllm,
+		summary: "`<think>`…`</think>`, `<minimax:tool_call>` ends reasoning, starts in reasoning",
+		aliases: []string{"minimax"}})
+}
+
 var minimaxM3Family = newTagFamily(ThinkTag{
 	Name:  "minimax_m3",
 	Open:  []string{minimaxM3Open},
@@ -81,6 +88,11 @@ func newMiniMaxM3(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Pars
 	return minimaxM3Family.newParser(tok, cfg)
 }
 
+func init() {
+	register("minimax_m3", newMiniMaxM3, minimaxM3Family.entry(), about{engine: vllm,
+		summary: "`<mm:think>`…`</mm:think>`; `thinking_mode` \"enabled\" starts in reasoning (default off: starts in content)"})
+}
+
 var minimaxAppendThinkFamily = newTagFamily(ThinkTag{
 	Name:    "minimax_append_think",
 	Open:    []string{thinkOpen},
@@ -111,6 +123,11 @@ var minimaxAppendThinkFamily = newTagFamily(ThinkTag{
 // vLLM's "minimax_m2_append_think".
 func newMiniMaxAppendThink(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	return minimaxAppendThinkFamily.newParser(tok, cfg)
+}
+
+func init() {
+	register("minimax_append_think", newMiniMaxAppendThink, minimaxAppendThinkFamily.entry(), about{engine: dynamo,
+		summary: "`<think>` put back in front, then as `basic`"})
 }
 
 // appendThinkIDs gives minimax_m2_append_think its end check: the last
@@ -144,6 +161,11 @@ func newMiniMaxM2AppendThink(tok tokenizer.Tokenizer, cfg reasoning.Config) (rea
 		return nil, err
 	}
 	return &appendThink{ids: ids.(*thinkTag)}, nil
+}
+
+func init() {
+	register("minimax_m2_append_think", newMiniMaxM2AppendThink, catalog.Entry{Markers: appendThinkIDs.markers, Prefix: thinkOpen}, about{engine: vllm,
+		summary: "no split: content is `<think>` + the output"})
 }
 
 // appendThink passes the output through as content, after "<think>".

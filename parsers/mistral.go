@@ -72,3 +72,8 @@ var mistralFamily = newTagFamily(ThinkTag{
 func newMistral(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	return mistralFamily.newParser(tok, cfg)
 }
+
+func init() {
+	register("mistral", newMistral, mistralFamily.entry(), about{engine: vllm,
+		summary: "`[THINK]`…`[/THINK]` (v13) or `<think>`…`</think>` (v11), `[TOOL_CALLS]` ends reasoning, starts in content"})
+}

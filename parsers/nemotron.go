@@ -40,6 +40,12 @@ func newNemotronV3(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Par
 	return nemotronV3Family.newParser(tok, cfg)
 }
 
+func init() {
+	register("nemotron_v3", newNemotronV3, nemotronV3Family.entry(), about{engine: vllm,
+		summary: "as `qwen3`, trailing reasoning whitespace dropped; `thinking`/`enable_thinking` (on)",
+		aliases: []string{"nemotron3", "nemotron_3"}})
+}
+
 var graniteThinkingFamily = newTagFamily(ThinkTag{
 	Name:          "granite_thinking_parser",
 	Open:          []string{thinkOpen},
@@ -77,6 +83,11 @@ func newGraniteThinking(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasonin
 	return graniteThinkingFamily.newParser(tok, cfg)
 }
 
+func init() {
+	register("granite_thinking_parser", newGraniteThinking, graniteThinkingFamily.entry(), about{engine: vllm,
+		summary: "`<think>`…`</think>` as `nemotron_v3`, `<tool_call>` ends reasoning, leading content newlines dropped; `enable_thinking` (on)"})
+}
+
 var nemotronDeciFamily = newTagFamily(renamed(basicFamily, "nemotron_deci"))
 
 // newNemotronDeci builds the "nemotron_deci" parser (Dynamo's
@@ -88,4 +99,9 @@ var nemotronDeciFamily = newTagFamily(renamed(basicFamily, "nemotron_deci"))
 // glm45 maps to the same type, but vLLM's glm45 wins (spec policy 1).
 func newNemotronDeci(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	return nemotronDeciFamily.newParser(tok, cfg)
+}
+
+func init() {
+	register("nemotron_deci", newNemotronDeci, nemotronDeciFamily.entry(), about{engine: dynamo,
+		summary: "as `basic`"})
 }

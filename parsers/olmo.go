@@ -39,3 +39,8 @@ var olmo3Family = newTagFamily(ThinkTag{
 func newOlmo3(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	return olmo3Family.newParser(tok, cfg)
 }
+
+func init() {
+	register("olmo3", newOlmo3, olmo3Family.entry(), about{engine: vllm,
+		summary: "`<think>` (only at the start)…`</think>`, starts in reasoning"})
+}

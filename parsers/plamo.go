@@ -49,3 +49,8 @@ var plamo3Family = newTagFamily(ThinkTag{
 func newPlamo3(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	return plamo3Family.newParser(tok, cfg)
 }
+
+func init() {
+	register("plamo3", newPlamo3, plamo3Family.entry(), about{engine: vllm,
+		summary: "`<|plamo:begin_think:plamo|>`…`<|plamo:end_think:plamo|>`, end of turn and `<|plamo:begin_tool_requests:plamo|>` end reasoning; `enable_thinking` (on)"})
+}

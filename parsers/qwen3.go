@@ -44,6 +44,11 @@ func newQwen3(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, 
 	return qwen3Family.newParser(tok, cfg)
 }
 
+func init() {
+	register("qwen3", newQwen3, qwen3Family.entry(), about{engine: vllm,
+		summary: "`<think>`…`</think>`, `<tool_call>` ends reasoning and stays in content; `enable_thinking` (on; off → identity)"})
+}
+
 var mimoFamily = newTagFamily(renamed(qwen3Family, "mimo"))
 
 // newMiMo builds the "mimo" parser (vLLM's MiMo engine parser, the Qwen3
@@ -56,6 +61,11 @@ var mimoFamily = newTagFamily(renamed(qwen3Family, "mimo"))
 // needing enable_thinking=True; vLLM's wins (spec policy 1).
 func newMiMo(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	return mimoFamily.newParser(tok, cfg)
+}
+
+func init() {
+	register("mimo", newMiMo, mimoFamily.entry(), about{engine: vllm,
+		summary: "as `qwen3`"})
 }
 
 var qwen3ThinkingFamily = newTagFamily(ThinkTag{
@@ -87,6 +97,11 @@ func newQwen3Thinking(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.
 	return qwen3ThinkingFamily.newParser(tok, cfg)
 }
 
+func init() {
+	register("qwen3_thinking", newQwen3Thinking, qwen3ThinkingFamily.entry(), about{engine: sglang,
+		summary: "SGLang's Qwen3 detector forced into reasoning: `<think>`…`</think>`, `<tool_call>`; `enable_thinking` (on)"})
+}
+
 var internS1Family = newTagFamily(ThinkTag{
 	Name:     "interns1",
 	Open:     []string{thinkOpen},
@@ -115,4 +130,9 @@ var internS1Family = newTagFamily(ThinkTag{
 // streaming (spec policy 2).
 func newInternS1(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	return internS1Family.newParser(tok, cfg)
+}
+
+func init() {
+	register("interns1", newInternS1, internS1Family.entry(), about{engine: sglang,
+		summary: "SGLang's Qwen3 detector: `<think>`…`</think>`, `<tool_call>`, starts in content, the first `<think>` opens the block; `enable_thinking` (on)"})
 }

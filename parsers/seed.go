@@ -44,3 +44,8 @@ var seedOSSFamily = newTagFamily(ThinkTag{
 func newSeedOSS(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	return seedOSSFamily.newParser(tok, cfg)
 }
+
+func init() {
+	register("seed_oss", newSeedOSS, seedOSSFamily.entry(), about{engine: vllm,
+		summary: "`<seed:think>`…`</seed:think>`, `<seed:tool_call>` ends reasoning; `enable_thinking` (on)"})
+}

@@ -28,6 +28,11 @@ func newStep3(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, 
 	return step3Family.newParser(tok, cfg)
 }
 
+func init() {
+	register("step3", newStep3, step3Family.entry(), about{engine: vllm,
+		summary: "`</think>` only: everything before it is reasoning"})
+}
+
 var step3p5Family = newTagFamily(ThinkTag{
 	Name:          "step3p5",
 	Open:          []string{thinkOpen},
@@ -57,4 +62,9 @@ var step3p5Family = newTagFamily(ThinkTag{
 // as it answers (B8); we follow the engine.
 func newStep3p5(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	return step3p5Family.newParser(tok, cfg)
+}
+
+func init() {
+	register("step3p5", newStep3p5, step3p5Family.entry(), about{engine: vllm,
+		summary: "as `qwen3`, always thinking"})
 }

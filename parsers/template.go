@@ -96,6 +96,14 @@ func newResponseTemplate(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoni
 	return &responseTemplate{thinkTag: p.(*thinkTag), tmpl: t, thinking: on || !set}, nil
 }
 
+func init() {
+	// Its markers are the model's (the catalog's are Gemma 4's template,
+	// for the tests); its thinking switch decides the end check.
+	register("hf", newResponseTemplate, templateEntry(), about{engine: vllm,
+		summary:      "markers and start from the model's `response_template` metadata, read from a `tokenizer.Configured` (content when no prompt says otherwise); `enable_thinking` decides the end check",
+		modelMarkers: true, keys: []string{"enable_thinking"}, aliases: []string{"response_template"}})
+}
+
 // A respTemplate is a response_template made ready: a think-tag family and what
 // the end check needs besides.
 type respTemplate struct {
