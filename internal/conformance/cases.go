@@ -12,6 +12,7 @@ import (
 	"os"
 
 	"github.com/reasoning-go/reasoning"
+	"github.com/reasoning-go/reasoning/reasoningtest"
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
@@ -111,6 +112,28 @@ func (o Options) opts(tok tokenizer.Tokenizer) []reasoning.Option {
 		opts = append(opts, reasoning.WithNonEmptyContent(true))
 	}
 	return opts
+}
+
+// setting turns a case's settings into the kit's, named name; the kit
+// gives the prompt with its IDs in the tokenizer at hand.
+func (o Options) setting(name string) reasoningtest.Setting {
+	s := reasoningtest.Setting{Name: name}
+	if o.Kwargs != nil {
+		s.Options = append(s.Options, reasoning.WithChatTemplateKwargs(o.Kwargs))
+	}
+	if o.Prompt != nil {
+		s.Prompt = *o.Prompt
+	}
+	if o.ForceReasoning != nil {
+		s.Options = append(s.Options, reasoning.WithForceReasoning(*o.ForceReasoning))
+	}
+	if o.StreamReasoning != nil {
+		s.Options = append(s.Options, reasoning.WithStreamReasoning(*o.StreamReasoning))
+	}
+	if o.NonEmptyContent {
+		s.Options = append(s.Options, reasoning.WithNonEmptyContent(true))
+	}
+	return s
 }
 
 // spell turns tokens into IDs with tok.
