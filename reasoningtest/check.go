@@ -393,7 +393,7 @@ func (f *failure) String() string {
 			fmt.Fprintf(&b, " (shrunk from %d bytes)", f.from)
 		}
 	}
-	if len(f.deltas) > 1 || len(f.deltas) == 1 && f.deltas[0].IDs != nil {
+	if f.chunking != "" {
 		fmt.Fprintf(&b, "\n\tdeltas %s", quoted(f.deltas))
 	}
 	var p *panicError
@@ -421,8 +421,8 @@ func safely(f func() error) (err error) {
 	return f()
 }
 
-// trimStack keeps the frames of a panic's stack from the panic on, at most
-// a dozen lines of them.
+// trimStack keeps the frames of a panic's stack from the panic to the
+// kit's own, at most a dozen lines of them.
 func trimStack(s string) string {
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
@@ -431,8 +431,17 @@ func trimStack(s string) string {
 			break
 		}
 	}
+	for i, l := range lines {
+		if strings.HasPrefix(l, kitFrames) {
+			lines = lines[:i]
+			break
+		}
+	}
 	return strings.Join(lines[:min(len(lines), 12)], "\n")
 }
+
+// kitFrames begins the stack frames of this package's functions.
+const kitFrames = "github.com/reasoning-go/reasoning/reasoningtest."
 
 func show(m reasoning.Message) string {
 	return fmt.Sprintf("{Reasoning: %q, Content: %q}", m.Reasoning, m.Content)

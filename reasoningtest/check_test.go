@@ -109,7 +109,7 @@ func TestCheckFindsBugs(t *testing.T) {
 		{"IsReasoningEnd disagrees with the split", func(p reasoning.Parser) reasoning.Parser { return contrary{p} },
 			"ID methods agree with the text split", "", 1},
 		{"emits after Finish", func(p reasoning.Parser) reasoning.Parser { return &undead{Parser: p} },
-			"a delta after Finish", `output ""`, 0},
+			"after Finish nothing is emitted", `output ""`, 0},
 		{"IDs do not beat text", func(p reasoning.Parser) reasoning.Parser { return textOnly{p} },
 			"IDs beat text", `output "<think>"`, 7},
 	} {

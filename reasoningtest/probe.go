@@ -1,6 +1,7 @@
 package reasoningtest
 
 import (
+	"errors"
 	"slices"
 	"strings"
 
@@ -33,29 +34,56 @@ func (k *kit) probe(p probe, output string) {
 		return
 	}
 	err := safely(func() error { return p.run(output, ds) })
-	if err == nil {
+	if err == nil || k.failed[p.kind(err)] {
 		return
 	}
 	out, ds, err := shrink(p, output, ds, err)
-	f := &failure{check: p.check, setting: p.setting, chunking: p.chunker.name, output: out, deltas: ds, from: len(output), err: err}
+	f := &failure{check: p.kind(err), setting: p.setting, chunking: p.chunker.name, output: out, deltas: ds, from: len(output), err: err}
+	var other *otherCheck
+	if errors.As(err, &other) {
+		f.err = other.err
+	}
 	k.record(f)
 }
+
+// kind names the guarantee err breaks: p's, unless err says otherwise.
+func (p probe) kind(err error) string {
+	var other *otherCheck
+	if errors.As(err, &other) {
+		return other.check
+	}
+	return p.check
+}
+
+// An otherCheck is a failure of a guarantee other than the one its probe
+// is named after, found on the way (a delta after Finish that emitted, in
+// a streaming check).
+type otherCheck struct {
+	check string
+	err   error
+}
+
+func (o *otherCheck) Error() string { return o.err.Error() }
 
 // maxShrinkRuns bounds the runs shrink makes of one failing check.
 const maxShrinkRuns = 4000
 
-// shrink makes a failing input smaller while the check still fails: it
+// shrink makes a failing input smaller while the same guarantee still
+// fails: it
 // deletes ever shorter runs of the output's bytes (recutting it with the
 // probe's chunker), then drops whole deltas and joins neighbouring ones.
 // A case's output (fixed) keeps its bytes; only its chunking shrinks.
 func shrink(p probe, out string, ds []reasoning.Delta, err error) (string, []reasoning.Delta, error) {
-	runs := 0
-	fails := func(o string, d []reasoning.Delta) error {
+	runs, kind := 0, p.kind(err)
+	fails := func(o string, d []reasoning.Delta) error { // a failure of the same guarantee, else nil
 		if runs >= maxShrinkRuns {
 			return nil
 		}
 		runs++
-		return safely(func() error { return p.run(o, d) })
+		if e := safely(func() error { return p.run(o, d) }); e != nil && p.kind(e) == kind {
+			return e
+		}
+		return nil
 	}
 	if !p.fixed {
 		for size := len(out); size >= 1; size /= 2 {

@@ -78,14 +78,17 @@ func (k *kit) streamsTo(s Setting, tok tokenizer.Tokenizer, ds []reasoning.Delta
 	}
 	for _, d := range []reasoning.Delta{{Text: "after the end"}, {Text: "after", IDs: []int{0}}, {}} {
 		if m := p.ExtractStreaming(d); !m.IsZero() {
-			return fmt.Errorf("a delta after Finish (%q) emitted %s", d.Text, show(m))
+			return &otherCheck{finished, fmt.Errorf("a delta %q after Finish emitted %s", d.Text, show(m))}
 		}
 	}
 	if m := p.Finish(); !m.IsZero() {
-		return fmt.Errorf("a second Finish emitted %s", show(m))
+		return &otherCheck{finished, fmt.Errorf("a second Finish emitted %s", show(m))}
 	}
 	return nil
 }
+
+// finished names the guarantee about what follows Finish.
+const finished = "after Finish nothing is emitted"
 
 // idsBeatText streams out typed as ordinary tokens of the toy vocabulary,
 // in which every marker is a token of its own: no marker counts, so no
