@@ -55,8 +55,10 @@ func Test(t testing.TB, f reasoning.Factory, c Config) {
 }
 
 // CheckOutput checks one output under one setting, cut at random by seed
-// and into toy tokens: the checks of Check that concern one output, for a
-// fuzz target. Outputs longer than 1 KiB skip the ID methods.
+// (streamed as text to a parser built without a tokenizer and to one built
+// with ToyVocab) and into toy tokens: the checks of Check that concern one
+// output, for a fuzz target. Outputs longer than 1 KiB skip the ID
+// methods.
 func CheckOutput(f reasoning.Factory, c Config, s Setting, output string, seed uint64) error {
 	k, err := newKit(f, c)
 	if err != nil {
@@ -65,8 +67,13 @@ func CheckOutput(f reasoning.Factory, c Config, s Setting, output string, seed u
 	if _, err := k.parser(s, k.c.TextTokenizer); err != nil {
 		return fmt.Errorf("reasoningtest: setting %q: %w", s.Name, err)
 	}
+	if _, err := k.parser(s, k.toy); err != nil {
+		return fmt.Errorf("reasoningtest: setting %q with a tokenizer: %w", s.Name, err)
+	}
 	random := chunker{fmt.Sprintf("random(seed %d)", seed), func(out string) ([]reasoning.Delta, bool) { return Random(out, seed), true }}
 	k.sweepOutput(s, output, []chunker{random}, len(output) <= maxIDCheck)
+	// Deltas without IDs reach a parser built with a tokenizer too.
+	k.probe(probe{check: "streaming text to a parser with a tokenizer equals Extract", setting: s.Name, chunker: random, run: k.streams(s, k.extractor(s), k.toy)}, output)
 	return k.result()
 }
 
@@ -189,18 +196,22 @@ func (k *kit) builds(s Setting, toks ...tokenizer.Tokenizer) bool {
 // sweepOutput checks one output under s with the text chunkers given, the
 // toy tokens and, if ids, the ID methods.
 func (k *kit) sweepOutput(s Setting, out string, text []chunker, ids bool) {
-	k.probe(probe{check: "nothing lost or invented", setting: s.Name, run: k.conserves(s)}, out)
-	k.probe(probe{check: "Extract with token IDs equals Extract on text", setting: s.Name, run: k.extractWith(s, k.toy)}, out)
+	extract := k.extractor(s)
+	k.probe(probe{check: "nothing lost or invented", setting: s.Name, run: k.conserves(extract)}, out)
+	k.probe(probe{check: "Extract with token IDs equals Extract on text", setting: s.Name, run: k.extractWith(s, extract, k.toy)}, out)
 	for _, ch := range text {
-		k.probe(probe{check: "streaming equals Extract", setting: s.Name, chunker: ch, run: k.streams(s, k.c.TextTokenizer)}, out)
+		k.probe(probe{check: "streaming equals Extract", setting: s.Name, chunker: ch, run: k.streams(s, extract, k.c.TextTokenizer)}, out)
+	}
+	if _, err := TokenChunkings(k.toy, out); err != nil {
+		k.record(&failure{check: "ToyVocab decodes its own tokens", output: out, err: err})
 	}
 	for _, ch := range tokenChunkers(k.toy) {
-		k.probe(probe{check: "streaming equals Extract", setting: s.Name, chunker: ch, run: k.streams(s, k.toy)}, out)
+		k.probe(probe{check: "streaming equals Extract", setting: s.Name, chunker: ch, run: k.streams(s, extract, k.toy)}, out)
 	}
 	typed := chunker{"markers typed as ordinary tokens", func(out string) ([]reasoning.Delta, bool) { return typedBytes(k.toy, out), true }}
-	k.probe(probe{check: "IDs beat text", setting: s.Name, chunker: typed, run: k.idsBeatText(s)}, out)
+	k.probe(probe{check: "IDs beat text", setting: s.Name, chunker: typed, run: k.idsBeatText(s, extract)}, out)
 	if ids {
-		k.probe(probe{check: "ID methods agree with the text split", setting: s.Name, run: k.idMethods(s)}, out)
+		k.probe(probe{check: "ID methods agree with the text split", setting: s.Name, run: k.idMethods(s, extract)}, out)
 	}
 }
 
@@ -235,9 +246,10 @@ func (k *kit) sweepTokenizer(settings []Setting, outputs []string, samples int) 
 			continue
 		}
 		for _, out := range outs {
-			k.probe(probe{check: "Extract with Config.Tokenizer equals Extract on text", setting: s.Name, run: k.extractWith(s, tok)}, out)
+			extract := k.extractor(s)
+			k.probe(probe{check: "Extract with Config.Tokenizer equals Extract on text", setting: s.Name, run: k.extractWith(s, extract, tok)}, out)
 			for _, ch := range tokenChunkers(tok) {
-				k.probe(probe{check: "streaming Config.Tokenizer's tokens equals Extract", setting: s.Name, chunker: ch, run: k.streams(s, tok)}, out)
+				k.probe(probe{check: "streaming Config.Tokenizer's tokens equals Extract", setting: s.Name, chunker: ch, run: k.streams(s, extract, tok)}, out)
 			}
 		}
 	}

@@ -12,18 +12,40 @@ import (
 // The checks a probe runs. Each takes the output (and deltas) it is given
 // and computes what it expects from them, so that shrink may change both.
 
-// extract returns the split of out with text alone, and its segments.
-func (k *kit) extract(s Setting, out string) (reasoning.Message, []reasoning.Segment, error) {
-	p, err := k.parser(s, k.c.TextTokenizer)
-	if err != nil {
-		return reasoning.Message{}, nil, err
+// An extractor returns the split of an output with text alone under one
+// setting, and its segments.
+type extractor func(out string) (reasoning.Message, []reasoning.Segment, error)
+
+// extractor returns the extractor of s. It remembers its last answer: the
+// probes of one output ask for the same one many times.
+func (k *kit) extractor(s Setting) extractor {
+	var (
+		last    *string
+		m       reasoning.Message
+		segs    []reasoning.Segment
+		lastErr error
+	)
+	return func(out string) (reasoning.Message, []reasoning.Segment, error) {
+		if last != nil && *last == out {
+			return m, segs, lastErr
+		}
+		m, segs, lastErr = reasoning.Message{}, nil, nil
+		err := safely(func() error {
+			p, err := k.parser(s, k.c.TextTokenizer)
+			if err != nil {
+				return err
+			}
+			m, segs = p.Extract(out), segmentsOf(p, out)
+			return nil
+		})
+		last, lastErr = &out, err // a panic stays a *panicError, with its stack
+		return m, segs, lastErr
 	}
-	return p.Extract(out), segmentsOf(p, out), nil
 }
 
-func (k *kit) conserves(s Setting) func(string, []reasoning.Delta) error {
+func (k *kit) conserves(extract extractor) func(string, []reasoning.Delta) error {
 	return func(out string, _ []reasoning.Delta) error {
-		m, segs, err := k.extract(s, out)
+		m, segs, err := extract(out)
 		if err != nil {
 			return err
 		}
@@ -32,9 +54,9 @@ func (k *kit) conserves(s Setting) func(string, []reasoning.Delta) error {
 }
 
 // extractWith: Extract with tok splits as Extract on text does.
-func (k *kit) extractWith(s Setting, tok tokenizer.Tokenizer) func(string, []reasoning.Delta) error {
+func (k *kit) extractWith(s Setting, extract extractor, tok tokenizer.Tokenizer) func(string, []reasoning.Delta) error {
 	return func(out string, _ []reasoning.Delta) error {
-		want, _, err := k.extract(s, out)
+		want, _, err := extract(out)
 		if err != nil {
 			return err
 		}
@@ -51,9 +73,9 @@ func (k *kit) extractWith(s Setting, tok tokenizer.Tokenizer) func(string, []rea
 
 // streams: Collect with a parser built with tok gives what Extract gives on
 // text alone.
-func (k *kit) streams(s Setting, tok tokenizer.Tokenizer) func(string, []reasoning.Delta) error {
+func (k *kit) streams(s Setting, extract extractor, tok tokenizer.Tokenizer) func(string, []reasoning.Delta) error {
 	return func(out string, ds []reasoning.Delta) error {
-		want, wantSegs, err := k.extract(s, out)
+		want, wantSegs, err := extract(out)
 		if err != nil {
 			return err
 		}
@@ -95,7 +117,7 @@ const finished = "after Finish nothing is emitted"
 // byte may be dropped as one (whitespace aside, where the family strips
 // it), and the same IDs in one delta split the same way. For a family
 // whose markers are text, the split must be the one of text alone.
-func (k *kit) idsBeatText(s Setting) func(string, []reasoning.Delta) error {
+func (k *kit) idsBeatText(s Setting, extract extractor) func(string, []reasoning.Delta) error {
 	return func(out string, ds []reasoning.Delta) error {
 		p, err := k.parser(s, k.toy)
 		if err != nil {
@@ -103,7 +125,7 @@ func (k *kit) idsBeatText(s Setting) func(string, []reasoning.Delta) error {
 		}
 		got, segs := Collect(p, ds)
 		if k.c.MarkersAreText {
-			want, wantSegs, err := k.extract(s, out)
+			want, wantSegs, err := extract(out)
 			if err != nil {
 				return err
 			}
@@ -138,9 +160,9 @@ func (k *kit) idsBeatText(s Setting) func(string, []reasoning.Delta) error {
 // every marker is a single token. Boundaries are single tokens or nothing,
 // so the two are compared only on outputs without them. Each method reads
 // the IDs a bounded number of times.
-func (k *kit) idMethods(s Setting) func(string, []reasoning.Delta) error {
+func (k *kit) idMethods(s Setting, extract extractor) func(string, []reasoning.Delta) error {
 	return func(out string, _ []reasoning.Delta) error {
-		want, _, err := k.extract(s, out)
+		want, _, err := extract(out)
 		if err != nil {
 			return err
 		}

@@ -1,9 +1,10 @@
-// Package conformance is the one test harness every parser test uses. Given a
-// parser name, an output and the expected Message, it checks Extract, then
-// Collect under many chunkings, and reports a go-cmp diff naming the
-// chunking that failed. It also checks the guarantees of the design on
-// corpora built from each registered family's own markers, and drives the
-// fuzz targets.
+// Package conformance runs the project's golden cases and registry-wide
+// sweeps through the public conformance kit, reasoningtest. It maps a
+// registered name and its catalog entry to a reasoningtest.Config
+// (KitConfig) and the name to a Factory built on reasoning.New (Factory),
+// reads the case files of testdata/cases, and keeps the few names the
+// parser tests call: Run and CheckCase for cases, CheckInvariants for the
+// generated corpus, Fuzz for the fuzz targets.
 package conformance
 
 import (
