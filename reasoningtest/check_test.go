@@ -1,6 +1,7 @@
 package reasoningtest_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -147,7 +148,7 @@ func unquote(t *testing.T, s string) string {
 		end = len(s) - 1
 	}
 	var out string
-	if _, err := fmtSscanQ(s[:end+1], &out); err != nil {
+	if _, err := fmt.Sscanf(s[:end+1], "%q", &out); err != nil {
 		t.Fatalf("output line %q: %v", s, err)
 	}
 	return out
