@@ -260,9 +260,6 @@ func (k *kit) sweepTokenizer(settings []Setting, outputs []string, samples int) 
 // own deltas and the token chunkings of TextTokenizer and Tokenizer.
 func (k *kit) checkCase(kc Case) {
 	s, out := kc.Setting, kc.Output
-	if s.Name == "" {
-		s.Name = "of case " + kc.Name
-	}
 	name := func(what string) string { return fmt.Sprintf("case %q: %s", kc.Name, what) }
 	text := k.c.TextTokenizer
 	var wantSegs []reasoning.Segment

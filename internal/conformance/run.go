@@ -71,7 +71,7 @@ func CheckCaseWith(t *testing.T, name string, c Case, base tokenizer.Tokenizer) 
 	}
 	cfg.Cases = []reasoningtest.Case{{
 		Name:         c.Name,
-		Setting:      c.setting(c.Name),
+		Setting:      c.setting(""), // the case's name says which
 		Output:       c.Output,
 		Deltas:       c.Deltas,
 		Want:         c.Want,
