@@ -287,7 +287,7 @@ func (k *kit) checkCase(kc Case) {
 			}
 			for range 2 { // Extract leaves the streaming state alone: a second call agrees
 				if got := p.Extract(out); got != kc.Want {
-					return fmt.Errorf("Extract = %s, want %s", show(got), show(kc.Want))
+					return fmt.Errorf("split by Extract %s, want %s", show(got), show(kc.Want))
 				}
 			}
 			return nil

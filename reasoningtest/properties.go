@@ -65,7 +65,7 @@ func (k *kit) extractWith(s Setting, extract extractor, tok tokenizer.Tokenizer)
 			return err
 		}
 		if got := p.Extract(out); got != want {
-			return fmt.Errorf("Extract = %s with token IDs, %s on text", show(got), show(want))
+			return fmt.Errorf("with token IDs Extract = %s, on text %s", show(got), show(want))
 		}
 		return nil
 	}
@@ -231,7 +231,7 @@ func (k *kit) gate(s Setting) func(string, []reasoning.Delta) error {
 			all = tok.Encode(s.Prompt)
 			g.Prompt(all)
 			if want := ref.IsReasoningEnd(all); g.Constrain() != want {
-				return fmt.Errorf("Constrain after the prompt = %v, IsReasoningEnd(prompt) = %v", g.Constrain(), want)
+				return fmt.Errorf("after the prompt Constrain = %v, IsReasoningEnd(prompt) = %v", g.Constrain(), want)
 			}
 		}
 		ids := tok.Encode(out)
