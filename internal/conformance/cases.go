@@ -1,9 +1,10 @@
-// Package conformance is the one test harness every parser test uses. Given a
-// parser name, an output and the expected Message, it checks Extract, then
-// Collect under many chunkings, and reports a go-cmp diff naming the
-// chunking that failed. It also checks the guarantees of the design on
-// corpora built from each registered family's own markers, and drives the
-// fuzz targets.
+// Package conformance runs the project's golden cases and registry-wide
+// sweeps through the public conformance kit, reasoningtest. It maps a
+// registered name and its catalog entry to a reasoningtest.Config
+// (KitConfig) and the name to a Factory built on reasoning.New (Factory),
+// reads the case files of testdata/cases, and keeps the few names the
+// parser tests call: Run and CheckCase for cases, CheckInvariants for the
+// generated corpus, Fuzz for the fuzz targets.
 package conformance
 
 import (
@@ -12,6 +13,7 @@ import (
 	"os"
 
 	"github.com/reasoning-go/reasoning"
+	"github.com/reasoning-go/reasoning/reasoningtest"
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
@@ -111,6 +113,28 @@ func (o Options) opts(tok tokenizer.Tokenizer) []reasoning.Option {
 		opts = append(opts, reasoning.WithNonEmptyContent(true))
 	}
 	return opts
+}
+
+// setting turns a case's settings into the kit's, named name; the kit
+// gives the prompt with its IDs in the tokenizer at hand.
+func (o Options) setting(name string) reasoningtest.Setting {
+	s := reasoningtest.Setting{Name: name}
+	if o.Kwargs != nil {
+		s.Options = append(s.Options, reasoning.WithChatTemplateKwargs(o.Kwargs))
+	}
+	if o.Prompt != nil {
+		s.Prompt = *o.Prompt
+	}
+	if o.ForceReasoning != nil {
+		s.Options = append(s.Options, reasoning.WithForceReasoning(*o.ForceReasoning))
+	}
+	if o.StreamReasoning != nil {
+		s.Options = append(s.Options, reasoning.WithStreamReasoning(*o.StreamReasoning))
+	}
+	if o.NonEmptyContent {
+		s.Options = append(s.Options, reasoning.WithNonEmptyContent(true))
+	}
+	return s
 }
 
 // spell turns tokens into IDs with tok.
