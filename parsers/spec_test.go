@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/reasoning-go/reasoning"
+	"github.com/reasoning-go/reasoning/reasoningtest"
 )
 
 func TestThinkTagFactoryErrors(t *testing.T) {
@@ -83,4 +84,63 @@ func TestThinkTagIsInTree(t *testing.T) {
 			t.Errorf("kwargs %v: Extract = %+v, qwen3 gives %+v", kw, got, want)
 		}
 	}
+}
+
+// specOf builds a ThinkTag from the bits of b: any start, repeats, off
+// mode, trims, tool opener, second spellings, and a switch or none. Its
+// markers never overlap, so every b gives a valid spec.
+func specOf(b uint32) ThinkTag {
+	s := ThinkTag{
+		Name:    "fuzzed",
+		Open:    []string{"<r>"},
+		Close:   []string{"</r>"},
+		Start:   Start(b % uint32(starts)),
+		Repeats: Repeats(b / 4 % uint32(repeats)),
+	}
+	b /= 32
+	bit := func() bool { on := b&1 != 0; b >>= 1; return on }
+	if bit() {
+		s.Open = append(s.Open, "[R]")
+		s.Close = append(s.Close, "[/R]")
+	}
+	if bit() {
+		s.Tools = []string{"<call>"}
+	}
+	if bit() {
+		s.Open = nil // a family that writes only its closer
+	}
+	s.TrimReasoning = bit()
+	if bit() {
+		s.TrimContent = "\n"
+	}
+	if bit() {
+		s.TrimOpen = " \n"
+	}
+	if bit() {
+		s.Thinking = Switch{Keys: []string{"enable_thinking"}, Default: bit(), Off: Off(b % uint32(offs))}
+	}
+	return s
+}
+
+// FuzzSpec checks that every ThinkTag a third party can write keeps the
+// library's guarantees (reasoningtest.CheckOutput) on any output: the spec
+// is fuzzed along with the output.
+func FuzzSpec(f *testing.F) {
+	for i, out := range []string{"plan</r>answer", "<r>a</r>b<r>c</r>", "x [R] y [/R]\n\nz<call>{}", "</r></r><r><r>", "  <r> \n a \n</r>\n\nb"} {
+		f.Add(uint32(i*2654435761), out, uint64(i))
+	}
+	f.Fuzz(func(t *testing.T, bits uint32, out string, seed uint64) {
+		spec := specOf(bits)
+		factory, err := spec.Factory()
+		if err != nil {
+			t.Fatalf("spec %+v: %v", spec, err)
+		}
+		info := spec.Info()
+		c := reasoningtest.Config{Markers: info.Markers, StripsSpace: spec.TrimReasoning || spec.TrimContent != "" || spec.TrimOpen != ""}
+		for _, s := range reasoningtest.DefaultSettings(info.Markers) {
+			if err := reasoningtest.CheckOutput(factory, c, s, out, seed); err != nil {
+				t.Fatalf("spec %+v, setting %q: %v", spec, s.Name, err)
+			}
+		}
+	})
 }
