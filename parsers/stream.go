@@ -96,6 +96,10 @@ func collectText(m textMachine, output string) reasoning.Message {
 	return message(&r, &c)
 }
 
+// add is the streaming emitter: text goes to the delta's pieces of its
+// section (see scratch and joined).
+func (s *stream) add(ph phase, text string, _ int) { s.r.addTo(&s.c, ph, text) }
+
 // scratch returns the pieces of reasoning and content for one delta, empty.
 func (s *stream) scratch() (r, c *pieces) {
 	s.r.reset()
