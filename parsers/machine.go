@@ -61,7 +61,8 @@ type turnTaker interface {
 
 // An idEnder grammar answers the end check from IDs faster than a walk of
 // them (looking back from the end), when its markers are single tokens.
-// ok false means it cannot, and the shell walks.
+// ok false means it cannot with these markers (single[k]: marker k's ID
+// when it is one token, else -1), whatever the IDs: the shell walks.
 type idEnder interface {
 	endFromIDs(tok tokenizer.Tokenizer, single, ids []int) (ended, ok bool)
 }
@@ -189,13 +190,14 @@ type machineSpec struct {
 
 // shell is one response's parser over a grammar: reasoning.Parser, once.
 type shell struct {
-	initial grammar // where a response starts; never fed
-	live    driver  // the streaming response
-	spec    *machineSpec
-	tok     tokenizer.Tokenizer // nil: text only; the ID methods see no marker
-	turn    int                 // ID of spec.turn when it is one token, else -1
-	allOne  bool                // every marker is one token
-	endIDs  []int
+	initial  grammar // where a response starts; never fed
+	live     driver  // the streaming response
+	spec     *machineSpec
+	tok      tokenizer.Tokenizer // nil: text only; the ID methods see no marker
+	turn     int                 // ID of spec.turn when it is one token, else -1
+	allOne   bool                // every marker is one token
+	lookBack bool                // the grammar answers the end check from IDs (idEnder)
+	endIDs   []int
 	stream
 	out  emitter  // the streaming emitter, made once
 	memo endCheck // what IsReasoningEndStreaming remembers
@@ -226,6 +228,9 @@ func newShell(spec *machineSpec, tok tokenizer.Tokenizer, initial grammar) (reas
 		}
 		if spec.endText != "" {
 			s.endIDs = tok.Encode(spec.endText)
+		}
+		if e, ok := initial.(idEnder); ok {
+			_, s.lookBack = e.endFromIDs(tok, s.single, nil)
 		}
 	}
 	s.out = s.stream.add
@@ -290,16 +295,16 @@ func (s *shell) Finish() reasoning.Message {
 }
 
 // IsReasoningEnd walks ids from where the response starts and asks the
-// grammar whether reasoning is over (see grammar.ended). Without a
-// tokenizer no marker can be seen: the answer is where the response starts.
+// grammar whether reasoning is over (see grammar.ended), or lets the
+// grammar look back from the end (idEnder). Without a tokenizer no marker
+// can be seen: the answer is where the response starts.
 func (s *shell) IsReasoningEnd(ids []int) bool {
-	if s.tok == nil {
+	switch {
+	case s.tok == nil:
 		return s.initial.ended()
-	}
-	if e, ok := s.initial.(idEnder); ok {
-		if ans, ok := e.endFromIDs(s.tok, s.single, ids); ok {
-			return ans
-		}
+	case s.lookBack:
+		ans, _ := s.initial.(idEnder).endFromIDs(s.tok, s.single, ids)
+		return ans
 	}
 	d := s.fresh(false)
 	for i := range ids {
@@ -311,47 +316,55 @@ func (s *shell) IsReasoningEnd(ids []int) bool {
 // IsReasoningEndStreaming answers as IsReasoningEnd(ids) does, where delta
 // is the newest part of ids. Called for the consecutive deltas of one
 // sequence, it reads only the newest delta: it goes on from the walk it
-// left. It remembers its answer for every length it has seen, so that a
-// sequence cut back (speculative decoding) and grown again by IDs that hold
-// no marker costs no more either.
+// left. When every marker is one token it also remembers its answer for
+// every length it has seen, so that a sequence cut back (speculative
+// decoding) and grown again by IDs that hold no marker costs no more.
 func (s *shell) IsReasoningEndStreaming(ids, delta []int) bool {
 	if s.tok == nil {
 		return s.initial.ended()
 	}
 	from := max(0, len(ids)-len(delta))
 	m := &s.memo
-	_, fast := s.initial.(idEnder)
-	if !fast && m.walk != nil && m.n == from {
-		m.cut(from)
-		for i := from; i < len(ids); i++ {
-			s.feedID(m.walk, ids, i, discard)
-			m.fill(i+1, m.walk.g.ended())
-		}
-		m.n = len(ids)
-		return m.walk.g.ended()
-	}
 	if s.allOne && !s.holdsMarker(ids[from:]) {
-		if ans, ok := m.at(from); ok {
+		if ans, ok := m.at(from); ok { // a delta without a marker keeps the answer
 			m.cut(from)
 			m.fill(len(ids), ans)
+			switch {
+			case m.walk == nil:
+			case m.n == from:
+				s.walkOn(ids)
+			default: // the walk read IDs that were cut back
+				m.walk = nil
+			}
 			return ans
 		}
 	}
 	var ans bool
-	if fast {
+	switch {
+	case s.lookBack:
 		ans = s.IsReasoningEnd(ids)
-	} else {
-		m.walk, m.n = s.fresh(false), len(ids)
-		for i := range ids {
-			s.feedID(m.walk, ids, i, discard)
-		}
-		ans = m.walk.g.ended()
+	case m.walk != nil && m.n == from:
+		ans = s.walkOn(ids)
+	default:
+		m.walk, m.n = s.fresh(false), 0
+		ans = s.walkOn(ids)
 	}
-	if len(ids) > 0 {
+	if s.allOne && len(ids) > 0 {
 		m.cut(len(ids)) // the lengths inside delta stay unknown
 		m.set(len(ids), ans)
 	}
 	return ans
+}
+
+// walkOn feeds the memo's walk the IDs after the n it has read, and returns
+// its answer.
+func (s *shell) walkOn(ids []int) bool {
+	m := &s.memo
+	for i := m.n; i < len(ids); i++ {
+		s.feedID(m.walk, ids, i, discard)
+	}
+	m.n = len(ids)
+	return m.walk.g.ended()
 }
 
 // holdsMarker reports whether ids hold a single-token marker or the turn
@@ -494,48 +507,11 @@ type endIDsOf struct{ s *shell }
 func (x endIDsOf) EndIDs() []int { return x.s.endIDs }
 
 // endCheck is what IsReasoningEndStreaming remembers: the walk of the IDs it
-// saw last, and its answer for each length of the sequence.
+// saw last, and its answer for each length of the sequence (endMemo).
 type endCheck struct {
-	walk    *driver // a walk of the first n IDs, or nil
-	n       int
-	answers []int8 // answers[n-1]: the answer for the first n IDs; -1 where not known
-}
-
-// at returns the answer for the first n IDs, if known.
-func (m *endCheck) at(n int) (ended, ok bool) {
-	if n == 0 || n > len(m.answers) || m.answers[n-1] < 0 {
-		return false, false
-	}
-	return m.answers[n-1] == 1, true
-}
-
-// cut forgets the answers beyond the first n IDs and marks those not known
-// up to n.
-func (m *endCheck) cut(n int) {
-	for len(m.answers) < n {
-		m.answers = append(m.answers, -1)
-	}
-	m.answers = m.answers[:n]
-}
-
-// fill records answer for every length up to n.
-func (m *endCheck) fill(n int, answer bool) {
-	v := int8(0)
-	if answer {
-		v = 1
-	}
-	for len(m.answers) < n {
-		m.answers = append(m.answers, v)
-	}
-}
-
-// set records answer for the first n IDs (n > 0, at most as many as known
-// or marked).
-func (m *endCheck) set(n int, answer bool) {
-	m.answers[n-1] = 0
-	if answer {
-		m.answers[n-1] = 1
-	}
+	walk *driver // a walk of the first n IDs, or nil
+	n    int
+	endMemo
 }
 
 // segmentBuilder gathers a grammar's segments (reasoning.Segmenter): the
