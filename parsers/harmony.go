@@ -57,9 +57,9 @@ const harmonyMaxHeader = 256
 type harmonyPhase uint8
 
 const (
-	harmonyInHeader  harmonyPhase = iota // inside a header: <|message|> has not come (a response starts here, after the prompt's <|start|>assistant)
-	harmonyInBody                        // inside a body, routed by its header
-	harmonyInBetween                     // a message ended; the next has not begun
+	harmonyInHeader  harmonyPhase = iota // inside a header: <|start|> or <|channel|> consumed (or the prompt's <|start|>assistant), <|message|> not yet
+	harmonyInBody                        // inside a body: its <|message|> consumed, routed by its header
+	harmonyInBetween                     // a terminator consumed: a message ended and the next has not begun
 )
 
 // harmonyRoute is where a body goes.

@@ -46,23 +46,28 @@ type grammar interface {
 	clone() grammar
 }
 
-// A segmented grammar has segments besides reasoning and content (see
-// reasoning.Segmenter), gathered in the builder it returns.
+// segmented is an optional interface of a grammar that has segments besides
+// reasoning and content, gathered in the builder it returns: its parser is
+// a reasoning.Segmenter. A parser whose grammar does not implement it is
+// not one.
 type segmented interface {
 	segments() *segmentBuilder
 }
 
-// A turnTaker grammar knows a turn boundary in token IDs (the end of the
-// user's turn): the ID walks end the output there, and newTurn sets where
-// the grammar stands after it.
+// turnTaker is an optional interface of a grammar whose spec names a turn
+// boundary (machineSpec.turn, the end of the user's turn): the ID walks end
+// the output at that token, and newTurn sets where the grammar stands after
+// it, in a new epoch. It is required when the spec names one.
 type turnTaker interface {
 	newTurn()
 }
 
-// An idEnder grammar answers the end check from IDs faster than a walk of
-// them (looking back from the end), when its markers are single tokens.
-// ok false means it cannot with these markers (single[k]: marker k's ID
-// when it is one token, else -1), whatever the IDs: the shell walks.
+// idEnder is an optional interface of a grammar that answers the end check
+// from IDs faster than a walk of them (looking back from the end), when
+// its markers are single tokens. ok false means it cannot with these
+// markers (single[k]: marker k's ID when it is one token, else -1),
+// whatever the IDs. A grammar that does not implement it, or cannot, has
+// its IDs walked.
 type idEnder interface {
 	endFromIDs(tok tokenizer.Tokenizer, single, ids []int) (ended, ok bool)
 }
@@ -428,63 +433,62 @@ func (s *shell) CountReasoningTokens(ids []int) int {
 }
 
 // feedID feeds token i of ids to d, as its decoded text, where a
-// single-token marker counts only as that very token; at the turn boundary
-// it ends the output and starts the grammar's next turn instead. It returns
-// the length of the text fed.
-func (s *shell) feedID(d *driver, ids []int, i int, out emitter) int {
-	id := ids[i]
+// single-token marker counts only as that very token; the turn boundary
+// starts a new turn instead (see newTurn).
+func (s *shell) feedID(d *driver, ids []int, i int, out emitter) {
+	id, text := ids[i], s.tok.Decode(ids[i:i+1])
 	if s.boundary(id) {
-		d.finish(out)
-		d.g.(turnTaker).newTurn()
-		pos, fed := d.pos, d.fed
-		d.reset(d.g, d.markers)
-		d.pos, d.fed = pos, fed
-		return 0
+		s.newTurn(d, len(text), out)
+		return
 	}
-	text, start := s.tok.Decode(ids[i:i+1]), d.fed
+	start := d.fed
 	d.feed(text, func(k, at int) bool {
 		one := s.single[k]
 		return one < 0 || id == one && at == start && len(text) == len(d.markers[k])
 	}, out)
-	return len(text)
 }
 
-// credit walks ids from where the response starts, as feedID feeds them,
+// newTurn ends the output at the turn boundary, n bytes of text that
+// belong to no section, and starts the grammar's next turn after it.
+func (s *shell) newTurn(d *driver, n int, out emitter) {
+	d.finish(out)
+	d.g.(turnTaker).newTurn()
+	pos, fed := d.pos, d.fed
+	d.reset(d.g, d.markers)
+	d.pos, d.fed = pos+n, fed+n
+}
+
+// credit walks ids from where the response starts, as creditTokens does,
 // and calls visit with the grammar, each token and every section its text
 // falls in, in order (a token whose text falls in both is visited for
 // each). It returns the grammar at the end of the output.
 func (s *shell) credit(ids []int, visit func(g grammar, id int, ph phase)) grammar {
-	d := s.fresh(false)
-	starts := make([]int, 1, len(ids)+1) // starts[i]: offset of token i's text
-	done := [2]int{-1, -1}               // by section: the last token visited for it
-	out := func(ph phase, text string, at int) {
-		// The tokens whose text overlaps [at, at+len(text)); text comes in
-		// order, so they are near the end.
-		last := len(starts) - 2
-		for last > 0 && starts[last] >= at+len(text) {
-			last--
-		}
-		first := last
-		for first > 0 && starts[first] > at {
-			first--
-		}
-		for i := max(first, done[ph]+1); i <= last; i++ {
-			visit(d.g, ids[i], ph)
-		}
-		done[ph] = max(done[ph], last)
-	}
-	for i, id := range ids {
-		// Token i's text begins where the last one's ended; what it emits
-		// lies at or after that.
-		starts = append(starts, starts[i])
-		starts[i+1] += s.feedID(d, ids, i, out)
-		if s.boundary(id) {
-			done = [2]int{i, i} // the boundary belongs to no section
-		}
-	}
-	d.finish(out)
-	return d.g
+	w := &idWalk{s: s, d: s.fresh(false), ids: ids}
+	creditTokens(s.tok, ids, s.spec.markers, s.single, w, func(id int, ph phase) { visit(w.d.g, id, ph) })
+	return w.d.g
 }
+
+// idWalk is the textMachine creditTokens runs: a driver fed token by
+// token, which knows the token it is fed, so as to start a new turn at the
+// boundary.
+type idWalk struct {
+	s   *shell
+	d   *driver
+	ids []int
+	i   int // the token fed next
+}
+
+func (w *idWalk) feed(text string, accept func(k, at int) bool, out emitter) {
+	id := w.ids[w.i]
+	w.i++
+	if w.s.boundary(id) {
+		w.s.newTurn(w.d, len(text), out)
+		return
+	}
+	w.d.feed(text, accept, out)
+}
+
+func (w *idWalk) finish(out emitter) { w.d.finish(out) }
 
 // segmentsOf makes a shell a reasoning.Segmenter.
 type segmentsOf struct{ s *shell }

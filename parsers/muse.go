@@ -43,9 +43,9 @@ const museMaxHeader = 256
 type musePhase uint8
 
 const (
-	museInHeader  musePhase = iota // inside a header: <|message|> has not come
-	museInBody                     // inside a body, routed by its header
-	museHandedOff                  // muse_glimmer: a tool channel began; the rest is content, verbatim
+	museInHeader  musePhase = iota // inside a header: <|start|> or a terminator consumed (or the prompt's <|start|>assistant), <|message|> not yet
+	museInBody                     // inside a body: its <|message|> consumed (or its header found not to be one), routed by its header
+	museHandedOff                  // muse_glimmer: a tool channel's <|message|> consumed; the rest is content, verbatim, and no marker counts
 )
 
 // museRoute is where a body goes.
