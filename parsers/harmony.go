@@ -48,10 +48,9 @@ const (
 // what a Gate forces when a thinking budget runs out.
 const harmonyEndOfAnalysis = harmonyEnd + harmonyStart + "assistant" + harmonyChannel + "final" + harmonyMessage
 
-// harmonyMaxHeader bounds the header text held back while waiting for
-// <|message|>: real headers are a few dozen bytes. Longer text, or text with
-// a newline, is not a header, and is emitted as content.
-const harmonyMaxHeader = 256
+// A header is held back while waiting for <|message|>, up to maxHeader
+// bytes: longer text, or text with a newline, is not a header, and is
+// emitted as content.
 
 // harmonyPhase is where a Harmony parser stands.
 type harmonyPhase uint8
@@ -170,7 +169,7 @@ func (g *harmonyGrammar) text(s string, at int, out emitter) {
 	switch g.phase {
 	case harmonyInHeader:
 		g.header.add(s, at)
-		if g.header.n > harmonyMaxHeader || strings.Contains(s, "\n") {
+		if g.header.full() || strings.Contains(s, "\n") {
 			g.degrade(out)
 			g.phase, g.route = harmonyInBody, routeContent
 		}
@@ -422,7 +421,7 @@ func finalBegins(tok tokenizer.Tokenizer, single, ids []int, c int) bool {
 		switch ids[i] {
 		case single[hmMessage]:
 			raw := tok.Decode(ids[from:i])
-			if len(raw) > harmonyMaxHeader || strings.Contains(raw, "\n") {
+			if len(raw) > maxHeader || strings.Contains(raw, "\n") {
 				return false // not a header, as the grammar reads it
 			}
 			h := parseHarmonyHeader(raw)

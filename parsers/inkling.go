@@ -40,10 +40,9 @@ const (
 	imEndSampling
 )
 
-// inklingMaxHeader bounds the header text held back while waiting for a
-// kind marker: a function name. Longer text, or text with a newline, is
-// not a header, and is content.
-const inklingMaxHeader = 256
+// A header (a function name) is held back while waiting for a kind marker,
+// up to maxHeader bytes: longer text, or text with a newline, is not a
+// header, and is content.
 
 // inklingPhase is where an Inkling parser stands.
 type inklingPhase uint8
@@ -91,7 +90,7 @@ func (g *inklingGrammar) text(s string, at int, out emitter) {
 	switch g.phase {
 	case inklingInHeader:
 		g.header.add(s, at)
-		if g.header.n > inklingMaxHeader || strings.Contains(s, "\n") {
+		if g.header.full() || strings.Contains(s, "\n") {
 			g.degrade(out)
 		}
 	case inklingInReasoning:

@@ -610,13 +610,21 @@ func (b *segmentBuilder) take() []reasoning.Segment {
 	return out
 }
 
+// maxHeader bounds the text a grammar holds back as a header (or what may
+// be one): real headers are a few dozen bytes.
+const maxHeader = 256
+
 // heldText is text a grammar holds back while it cannot tell yet where it
 // goes (a header waiting for its end): pieces of the output with their
-// offsets, bounded by the grammar.
+// offsets, at most about maxHeader bytes (see full).
 type heldText struct {
 	ps []piece
 	n  int // bytes in ps
 }
+
+// full reports whether h holds more than maxHeader bytes: too many for a
+// header.
+func (h *heldText) full() bool { return h.n > maxHeader }
 
 func (h *heldText) add(s string, at int) {
 	h.ps = append(h.ps, piece{s, at})

@@ -35,9 +35,8 @@ const (
 	mmEOT
 )
 
-// museMaxHeader bounds a header, and a recipient written inside a body,
-// held back while waiting for <|message|>: real ones are a few dozen bytes.
-const museMaxHeader = 256
+// A header, and a recipient written inside a body, are held back while
+// waiting for <|message|> up to maxHeader bytes.
 
 // musePhase is where a Muse parser stands.
 type musePhase uint8
@@ -221,7 +220,7 @@ func (g *museGrammar) text(s string, at int, out emitter) {
 		}
 		g.hg = hg
 		g.header.add(s, at)
-		if hg == hgBad || g.header.n > museMaxHeader {
+		if hg == hgBad || g.header.full() {
 			g.degrade(out) // not a header after all: its text is content
 		}
 	case museInBody:
@@ -266,7 +265,7 @@ func (g *museGrammar) body(s string, at int, out emitter) {
 		g.cand = append(g.cand, piece{s[cut:], at + cut})
 		g.clen += len(s) - cut
 	}
-	if g.clen > museMaxHeader {
+	if g.clen > maxHeader {
 		g.releaseCand(g.clen, out)
 	}
 }
