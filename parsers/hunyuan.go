@@ -84,8 +84,9 @@ func (g *hyGrammar) clone() grammar {
 	return &c
 }
 
-func (g *hyGrammar) ended() bool { return g.phase.ended() }
-func (g *hyGrammar) epoch() int  { return g.opens }
+func (g *hyGrammar) ended() bool     { return g.phase.ended() }
+func (g *hyGrammar) textMoves() bool { return g.due } // text ends due
+func (g *hyGrammar) epoch() int      { return g.opens }
 
 // newTurn starts again before any block, after <|extra_0|>.
 func (g *hyGrammar) newTurn() {

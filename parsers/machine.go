@@ -22,7 +22,7 @@ import (
 // A grammar is one family's state machine over what the scanner finds. It
 // sends text to out, each piece with its section and its offset in the
 // output. The driver calls it in the order of the text, and asks active
-// after every call.
+// after every marker (and text, for a textMover).
 type grammar interface {
 	// active returns the markers that count where the grammar stands: bit
 	// k for marker k of the family's list. A marker found that does not
@@ -62,6 +62,14 @@ type turnTaker interface {
 	newTurn()
 }
 
+// textMover is an optional interface of a grammar whose active markers may
+// change with text, not only with markers (Hunyuan: a leading <think> counts
+// only before any text). While textMoves reports true, the driver asks the
+// grammar's active set after text too; otherwise only after a marker.
+type textMover interface {
+	textMoves() bool
+}
+
 // idEnder is an optional interface of a grammar that answers the end check
 // from IDs faster than a walk of them (looking back from the end), when
 // its markers are single tokens. ok false means it cannot with these
@@ -77,13 +85,17 @@ type driver struct {
 	g       grammar
 	markers []string // the grammar's markers, by index
 	sc      marker.Scanner
-	pos     int // offset of the next byte the scanner returns
-	fed     int // bytes fed: the offset of the next delta's first byte
+	pos     int       // offset of the next byte the scanner returns
+	fed     int       // bytes fed: the offset of the next delta's first byte
+	mover   textMover // the grammar, if it is a textMover
+	moves   bool      // the active set may change with the next text
 }
 
 // reset makes d run g over new text, from offset 0.
 func (d *driver) reset(g grammar, markers []string) {
 	d.g, d.markers, d.pos, d.fed = g, markers, 0, 0
+	d.mover, _ = g.(textMover)
+	d.moves = d.mover != nil && d.mover.textMoves()
 	d.sc.Reset(markers)
 	d.sc.SetActive(g.active())
 }
@@ -95,8 +107,15 @@ func (d *driver) feed(text string, accept func(k, at int) bool, out emitter) {
 	d.fed += len(text)
 	for {
 		held, before, k := d.sc.Next()
-		d.text(held, out)
-		d.text(before, out)
+		if held != "" { // rare: most deltas bring only text of their own
+			d.text(held, out)
+		}
+		if before != "" {
+			d.text(before, out)
+		}
+		if d.moves { // the scanner does not run between the two
+			d.sync()
+		}
 		if k < 0 {
 			return
 		}
@@ -116,19 +135,18 @@ func (d *driver) feed(text string, accept func(k, at int) bool, out emitter) {
 
 // finish ends the text: what the scanner holds, then what the grammar does.
 func (d *driver) finish(out emitter) {
-	d.text(d.sc.Flush(), out)
-	d.g.end(out)
+	if held := d.sc.Flush(); held != "" {
+		d.text(held, out)
+	}
+	d.g.end(out) // the scanner is spent: nothing to sync
 }
 
-// text gives the grammar s, the next bytes of the output.
+// text gives the grammar s, the next bytes of the output (not empty). The
+// caller syncs the scanner after it when the grammar moves on text.
 func (d *driver) text(s string, out emitter) {
-	if s == "" {
-		return
-	}
 	at := d.pos
 	d.pos += len(s)
 	d.g.text(s, at, out)
-	d.sync()
 }
 
 // sync tells the scanner which markers count now.
@@ -136,6 +154,7 @@ func (d *driver) sync() {
 	if a := d.g.active(); a != d.sc.Active() {
 		d.sc.SetActive(a)
 	}
+	d.moves = d.mover != nil && d.mover.textMoves()
 }
 
 // replay runs g over prompt from the last of the anchor markers in it, with
@@ -150,7 +169,10 @@ func replay(g grammar, markers []string, anchors uint64, prompt string) bool {
 	var d driver
 	d.reset(g, markers)
 	d.feed(prompt[from:], acceptAll, discard)
-	d.text(d.sc.Flush(), discard)
+	if held := d.sc.Flush(); held != "" {
+		d.text(held, discard)
+		d.sync()
+	}
 	return true
 }
 
@@ -201,6 +223,7 @@ type shell struct {
 	tok      tokenizer.Tokenizer // nil: text only; the ID methods see no marker
 	turn     int                 // ID of spec.turn when it is one token, else -1
 	allOne   bool                // every marker is one token
+	textOnly bool                // spec.textOnly
 	lookBack bool                // the grammar answers the end check from IDs (idEnder)
 	endIDs   []int
 	stream
@@ -216,7 +239,7 @@ func newShell(spec *machineSpec, tok tokenizer.Tokenizer, initial grammar) (reas
 	if _, err := s.resolve(tok, spec.markers); err != nil {
 		return nil, err
 	}
-	if spec.textOnly {
+	if s.textOnly = spec.textOnly; s.textOnly {
 		for k := range s.single {
 			s.single[k] = -1
 		}
@@ -238,7 +261,7 @@ func newShell(spec *machineSpec, tok tokenizer.Tokenizer, initial grammar) (reas
 			_, s.lookBack = e.endFromIDs(tok, s.single, nil)
 		}
 	}
-	s.out = s.stream.add
+	s.out = func(ph phase, text string, _ int) { s.r.addTo(&s.c, ph, text) } // one call per piece, the add inlined
 	s.live.reset(initial.clone(), spec.markers)
 	_, segs := initial.(segmented)
 	switch {
@@ -279,10 +302,11 @@ func (s *shell) Extract(output string) reasoning.Message {
 }
 
 func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
-	if s.spec.textOnly {
-		d.IDs = nil // nothing to count: markers are text
+	ids := d.IDs
+	if s.textOnly {
+		ids = nil // nothing to count: markers are text
 	}
-	if !s.take(d) {
+	if !s.takeIDs(ids) {
 		return reasoning.Message{}
 	}
 	r, c := s.scratch()

@@ -45,13 +45,16 @@ func (s *stream) resolve(tok tokenizer.Tokenizer, markers []string) ([]tokenizer
 // nothing), and counts the single-token markers among the delta's IDs.
 // Each family then feeds the delta's text to its machine with a direct call,
 // which keeps the callbacks on the stack.
-func (s *stream) take(d reasoning.Delta) bool {
+func (s *stream) take(d reasoning.Delta) bool { return s.takeIDs(d.IDs) }
+
+// takeIDs is take for a delta's IDs.
+func (s *stream) takeIDs(ids []int) bool {
 	if s.finished {
 		return false
 	}
-	if d.IDs != nil {
+	if ids != nil {
 		s.idMode = true
-		for _, id := range d.IDs {
+		for _, id := range ids {
 			for k, single := range s.single {
 				if single == id && single >= 0 {
 					s.pending[k]++
@@ -95,10 +98,6 @@ func collectText(m textMachine, output string) reasoning.Message {
 	m.finish(out)
 	return message(&r, &c)
 }
-
-// add is the streaming emitter: text goes to the delta's pieces of its
-// section (see scratch and joined).
-func (s *stream) add(ph phase, text string, _ int) { s.r.addTo(&s.c, ph, text) }
 
 // scratch returns the pieces of reasoning and content for one delta, empty.
 func (s *stream) scratch() (r, c *pieces) {
