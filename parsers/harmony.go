@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/reasoning-go/reasoning"
-	"github.com/reasoning-go/reasoning/internal/marker"
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
@@ -141,7 +140,6 @@ type harmonyGrammar struct {
 	toolOpen bool           // the current message is a tool call that has not ended
 	rawTools bool           // beam: a tool message goes to content whole, header and terminator included
 	segs     segmentBuilder // openai_gptoss: the tool calls
-	slab     marker.Slab    // joins a header's pieces
 
 	finals    int  // final messages opened so far: the epochs of ExtractContentIDs
 	finalLast bool // the last header opened a final message, and no header began since
@@ -149,7 +147,7 @@ type harmonyGrammar struct {
 
 func (g *harmonyGrammar) clone() grammar {
 	c := *g
-	c.header, c.segs, c.slab = heldText{}, g.segs.clone(), marker.Slab{}
+	c.header, c.segs = heldText{}, g.segs.clone()
 	return &c
 }
 
@@ -244,7 +242,7 @@ func (g *harmonyGrammar) marker(k, at int, out emitter) {
 
 // open ends the header at its <|message|> (at) and starts the body.
 func (g *harmonyGrammar) open(at int, out emitter) {
-	g.msg = parseHarmonyHeader(g.header.join(g.prefix, &g.slab))
+	g.msg = parseHarmonyHeader(g.header.join(g.prefix, &g.segs.slab))
 	g.prefix = ""
 	g.route = g.msg.route()
 	g.phase = harmonyInBody

@@ -552,8 +552,11 @@ type segmentBuilder struct {
 	n    int                 // segments begun
 	// The open segment's text not taken yet: one piece as it came (one),
 	// more gathered in buf.
-	one  string
-	buf  []byte
+	one string
+	buf []byte
+	// slab joins the segments' text, and what else the grammar joins (a
+	// header's pieces): one slab per response, since each grows by
+	// doubling.
 	slab marker.Slab
 }
 

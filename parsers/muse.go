@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/reasoning-go/reasoning"
-	"github.com/reasoning-go/reasoning/internal/marker"
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
@@ -173,7 +172,6 @@ type museGrammar struct {
 
 	handOff bool           // muse_glimmer: a tool channel goes to content with everything after it
 	segs    segmentBuilder // muse_spark: the tool messages
-	slab    marker.Slab    // joins a header's or a candidate's pieces
 
 	over      bool // the last message that began is not reasoning
 	selfOpens int  // reasoning messages begun: the epochs of ExtractContentIDs
@@ -181,7 +179,7 @@ type museGrammar struct {
 
 func (g *museGrammar) clone() grammar {
 	c := *g
-	c.header, c.cand, c.segs, c.slab = heldText{}, nil, g.segs.clone(), marker.Slab{}
+	c.header, c.cand, c.segs = heldText{}, nil, g.segs.clone()
 	return &c
 }
 
@@ -377,11 +375,11 @@ func (g *museGrammar) candRecipient() (string, bool) {
 	if g.clen < 4 {
 		return "", false
 	}
-	start := g.slab.Begin(g.clen)
+	start := g.segs.slab.Begin(g.clen)
 	for _, p := range g.cand {
-		g.slab.WriteString(p.s)
+		g.segs.slab.WriteString(p.s)
 	}
-	r, ok := strings.CutPrefix(g.slab.End(start), "to=")
+	r, ok := strings.CutPrefix(g.segs.slab.End(start), "to=")
 	return r, ok && r != ""
 }
 
@@ -461,7 +459,7 @@ func recipientOf(header string) string {
 func (g *museGrammar) openHeader(at int, out emitter) {
 	raw := g.prefix
 	if len(g.header.ps) > 0 {
-		raw = g.header.join(g.prefix, &g.slab)
+		raw = g.header.join(g.prefix, &g.segs.slab)
 	}
 	recipient := recipientOf(raw)
 	// The text of a tool channel's header from its "to=" on, for muse_glimmer.
