@@ -84,17 +84,17 @@ func (g *hyGrammar) clone() grammar {
 	return &c
 }
 
-func (g *hyGrammar) ended() bool     { return g.phase.ended() }
-func (g *hyGrammar) textMoves() bool { return g.due } // text ends due
-func (g *hyGrammar) epoch() int      { return g.opens }
+func (g *hyGrammar) ended() bool { return g.phase.ended() }
+func (g *hyGrammar) epoch() int  { return g.opens }
 
 // newTurn starts again before any block, after <|extra_0|>.
 func (g *hyGrammar) newTurn() {
 	*g = hyGrammar{phase: hyBefore, nlAt: -1, afterAt: -1, opens: g.opens + 1}
 }
 
-// active returns the markers that mean something now.
-func (g *hyGrammar) active() uint64 {
+// active returns the markers that mean something now. Text changes them
+// while due (it ends due) and in hyClosing (it reopens reasoning).
+func (g *hyGrammar) active() (uint64, bool) {
 	var a uint64
 	switch g.phase {
 	case hyBefore, hyAfter:
@@ -112,7 +112,7 @@ func (g *hyGrammar) active() uint64 {
 			a |= 1 << hyAnswerTag
 		}
 	}
-	return a
+	return a, g.due || g.phase == hyClosing
 }
 
 // marker applies marker k, found at offset at and active in the current phase.

@@ -75,11 +75,11 @@ func (g *inklingGrammar) clone() grammar {
 	return &c
 }
 
-func (g *inklingGrammar) active() uint64 {
+func (g *inklingGrammar) active() (uint64, bool) {
 	if g.phase == inklingInTool {
-		return toolBlockEnds
+		return toolBlockEnds, false
 	}
-	return 1<<len(inklingMarkers) - 1
+	return 1<<len(inklingMarkers) - 1, false
 }
 
 func (g *inklingGrammar) ended() bool { return g.over }

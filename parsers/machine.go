@@ -22,12 +22,15 @@ import (
 // A grammar is one family's state machine over what the scanner finds. It
 // sends text to out, each piece with its section and its offset in the
 // output. The driver calls it in the order of the text, and asks active
-// after every marker (and text, for a textMover).
+// after every marker (and after text, while it moves).
 type grammar interface {
 	// active returns the markers that count where the grammar stands: bit
 	// k for marker k of the family's list. A marker found that does not
-	// count (any more) is text.
-	active() uint64
+	// count (any more) is text. moves reports that the set may change
+	// with the next text, not only with a marker (Hunyuan: a leading
+	// <think> counts only before any text); the driver then asks again
+	// after text.
+	active() (mask uint64, moves bool)
 	// text takes s, text at offset at that holds no active marker.
 	text(s string, at int, out emitter)
 	// marker takes marker k, found at offset at, which counts here.
@@ -62,14 +65,6 @@ type turnTaker interface {
 	newTurn()
 }
 
-// textMover is an optional interface of a grammar whose active markers may
-// change with text, not only with markers (Hunyuan: a leading <think> counts
-// only before any text). While textMoves reports true, the driver asks the
-// grammar's active set after text too; otherwise only after a marker.
-type textMover interface {
-	textMoves() bool
-}
-
 // idEnder is an optional interface of a grammar that answers the end check
 // from IDs faster than a walk of them (looking back from the end), when
 // its markers are single tokens. ok false means it cannot with these
@@ -85,19 +80,16 @@ type driver struct {
 	g       grammar
 	markers []string // the grammar's markers, by index
 	sc      marker.Scanner
-	pos     int       // offset of the next byte the scanner returns
-	fed     int       // bytes fed: the offset of the next delta's first byte
-	mover   textMover // the grammar, if it is a textMover
-	moves   bool      // the active set may change with the next text
+	pos     int  // offset of the next byte the scanner returns
+	fed     int  // bytes fed: the offset of the next delta's first byte
+	moves   bool // the active set may change with the next text
 }
 
 // reset makes d run g over new text, from offset 0.
 func (d *driver) reset(g grammar, markers []string) {
 	d.g, d.markers, d.pos, d.fed = g, markers, 0, 0
-	d.mover, _ = g.(textMover)
-	d.moves = d.mover != nil && d.mover.textMoves()
 	d.sc.Reset(markers)
-	d.sc.SetActive(g.active())
+	d.sync()
 }
 
 // feed runs text through the grammar. accept says whether a marker found at
@@ -122,9 +114,10 @@ func (d *driver) feed(text string, accept func(k, at int) bool, out emitter) {
 		mk := d.markers[k]
 		at := d.pos
 		d.pos += len(mk)
-		// Text just emitted may have made the marker mean nothing, and
-		// IDs may deny it: then it is text.
-		if d.g.active()&(1<<k) == 0 || !accept(k, at) {
+		// Text just emitted may have made the marker mean nothing (the
+		// scanner's set is the grammar's, synced), and IDs may deny it:
+		// then it is text.
+		if d.sc.Active()&(1<<k) == 0 || !accept(k, at) {
 			d.g.text(mk, at, out)
 		} else {
 			d.g.marker(k, at, out)
@@ -151,10 +144,11 @@ func (d *driver) text(s string, out emitter) {
 
 // sync tells the scanner which markers count now.
 func (d *driver) sync() {
-	if a := d.g.active(); a != d.sc.Active() {
+	a, moves := d.g.active()
+	if a != d.sc.Active() {
 		d.sc.SetActive(a)
 	}
-	d.moves = d.mover != nil && d.mover.textMoves()
+	d.moves = moves
 }
 
 // replay runs g over prompt from the last of the anchor markers in it, with

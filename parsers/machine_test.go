@@ -54,3 +54,28 @@ func TestEndCheckRollback(t *testing.T) {
 		}
 	}
 }
+
+// TestDriverMarkerAfterMovingText pins a rule of the driver: a marker
+// counts only if it still counts after the text just before it, even in a
+// grammar whose markers change with text. In Hunyuan A13B, text after a
+// held </think> makes it reasoning text again, so an <answer> right after
+// that text is text too; with the held </think> still open it would end
+// reasoning.
+func TestDriverMarkerAfterMovingText(t *testing.T) {
+	const out = "<think>\nA\n</think>x<answer>B"
+	want := reasoning.Message{Reasoning: "A\n</think>x<answer>B"}
+	p, err := reasoning.New("hunyuan_a13b", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := p.Extract(out); got != want {
+		t.Errorf("Extract(%q) = %+v, want %+v", out, got, want)
+	}
+	for i := range len(out) + 1 {
+		deltas := []reasoning.Delta{{Text: out[:i]}, {Text: out[i:]}}
+		if got := reasoning.Collect(p, deltas); got != want {
+			t.Fatalf("Collect(%q) = %+v, want %+v", []string{out[:i], out[i:]}, got, want)
+		}
+		p, _ = reasoning.New("hunyuan_a13b", nil)
+	}
+}

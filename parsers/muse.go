@@ -185,11 +185,11 @@ func (g *museGrammar) clone() grammar {
 
 func (g *museGrammar) segments() *segmentBuilder { return &g.segs }
 
-func (g *museGrammar) active() uint64 {
+func (g *museGrammar) active() (uint64, bool) {
 	if g.phase == museHandedOff {
-		return 0 // nothing after a hand-off is framing any more
+		return 0, false // nothing after a hand-off is framing any more
 	}
-	return 1<<len(museMarkers) - 1
+	return 1<<len(museMarkers) - 1, false
 }
 
 func (g *museGrammar) ended() bool { return g.over }
