@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/reasoning-go/reasoning"
-	"github.com/reasoning-go/reasoning/internal/marker"
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
@@ -41,203 +40,133 @@ const (
 	imEndSampling
 )
 
-// inklingMaxHeader bounds the header text held back while waiting for a
-// kind marker: a function name. Longer text, or text with a newline, is
-// not a header, and is content.
-const inklingMaxHeader = 256
+// A header (a function name) is held back while waiting for a kind marker,
+// up to maxHeader bytes: longer text, or text with a newline, is not a
+// header, and is content.
 
 // inklingPhase is where an Inkling parser stands.
 type inklingPhase uint8
 
 const (
 	inklingInHeader    inklingPhase = iota // after <|message_model|>: the kind marker has not come (a response starts here)
-	inklingInReasoning                     // inside a thinking block
+	inklingInReasoning                     // inside a thinking block: <|content_thinking|> consumed
 	inklingInContent                       // inside a visible block, or after a block ended
-	inklingInTool                          // inside a tool-call block: content, verbatim, up to its block end
+	inklingInTool                          // inside a tool-call block, its opener sent to content: content, verbatim, up to its block end
 )
-
-// inklingMachine splits Inkling text into reasoning and content.
-type inklingMachine struct {
-	sc     marker.Scanner
-	phase  inklingPhase
-	pos    int     // offset of the next byte the scanner returns
-	header []piece // the header's text, held back
-	hlen   int
-	ws     []piece // trailing whitespace of reasoning, held until more reasoning comes
-
-	ended  bool // the last block kind or header seen says reasoning has ended
-	resets int  // thinking blocks and headers begun, for ExtractContentIDs
-}
-
-func (m *inklingMachine) reset() {
-	*m = inklingMachine{header: m.header[:0], ws: m.ws[:0]}
-	m.sc.Reset(inklingMarkers)
-}
 
 // toolBlockEnds are the markers that count inside a tool-call block.
 const toolBlockEnds = 1<<imEnd | 1<<imEndSampling
 
-// enter moves to phase p, watching the markers that count there.
-func (m *inklingMachine) enter(p inklingPhase) {
-	m.phase = p
-	if p == inklingInTool {
-		m.sc.SetActive(toolBlockEnds)
-	} else {
-		m.sc.SetActive(1<<len(inklingMarkers) - 1)
-	}
+// inklingSpec is what the shell needs of Inkling.
+var inklingSpec = machineSpec{markers: inklingMarkers}
+
+// inklingGrammar is Inkling's grammar: typed blocks.
+type inklingGrammar struct {
+	phase  inklingPhase
+	header heldText      // inklingInHeader: the header's text, held back
+	ws     trailingSpace // inklingInReasoning: trailing whitespace, held back
+	over   bool          // the last block kind or header seen says reasoning has ended
+	resets int           // thinking blocks and headers begun: the epochs of ExtractContentIDs
 }
 
-func (m *inklingMachine) feed(text string, accept func(k, at int) bool, out emitter) {
-	m.sc.Feed(text)
-	for {
-		held, before, k := m.sc.Next()
-		m.text(held, out)
-		m.text(before, out)
-		if k < 0 {
-			return
-		}
-		mk := inklingMarkers[k]
-		at := m.pos
-		m.pos += len(mk)
-		if !accept(k, at) {
-			m.textAt(mk, at, out)
-			continue
-		}
-		m.marker(k, mk, at, out)
-	}
+func (g *inklingGrammar) clone() grammar {
+	c := *g
+	c.header, c.ws = heldText{}, trailingSpace{}
+	return &c
 }
 
-func (m *inklingMachine) finish(out emitter) {
-	m.text(m.sc.Flush(), out)
-	if m.phase == inklingInHeader {
-		m.degrade(out)
+func (g *inklingGrammar) active() (uint64, bool) {
+	if g.phase == inklingInTool {
+		return toolBlockEnds, false
 	}
-	m.ws = m.ws[:0] // reasoning never ends in whitespace
+	return 1<<len(inklingMarkers) - 1, false
 }
 
-func (m *inklingMachine) text(s string, out emitter) {
-	if s == "" {
-		return
-	}
-	at := m.pos
-	m.pos += len(s)
-	m.textAt(s, at, out)
-}
+func (g *inklingGrammar) ended() bool { return g.over }
+func (g *inklingGrammar) epoch() int  { return g.resets }
 
-// textAt sends text at offset at where the machine stands.
-func (m *inklingMachine) textAt(s string, at int, out emitter) {
-	switch m.phase {
+// text sends text where the grammar stands.
+func (g *inklingGrammar) text(s string, at int, out emitter) {
+	switch g.phase {
 	case inklingInHeader:
-		m.header = append(m.header, piece{s, at})
-		m.hlen += len(s)
-		if m.hlen > inklingMaxHeader || strings.Contains(s, "\n") {
-			m.degrade(out)
+		g.header.add(s, at)
+		if g.header.full() || strings.Contains(s, "\n") {
+			g.degrade(out)
 		}
 	case inklingInReasoning:
-		body := strings.TrimRight(s, " \t\r\n")
-		if body == "" {
-			m.ws = append(m.ws, piece{s, at})
-			return
-		}
-		for _, w := range m.ws {
-			out(phaseReasoning, w.s, w.at)
-		}
-		m.ws = m.ws[:0]
-		out(phaseReasoning, body, at)
-		if len(body) < len(s) {
-			m.ws = append(m.ws, piece{s[len(body):], at + len(body)})
-		}
+		g.ws.reasoning(s, at, out)
 	default:
 		out(phaseContent, s, at)
 	}
 }
 
 // degrade ends a header that met no kind marker: its text is content.
-func (m *inklingMachine) degrade(out emitter) {
-	for _, p := range m.header {
-		out(phaseContent, p.s, p.at)
-	}
-	m.header, m.hlen = m.header[:0], 0
-	m.enter(inklingInContent)
+func (g *inklingGrammar) degrade(out emitter) {
+	g.header.release(phaseContent, out)
+	g.phase = inklingInContent
 }
 
 // marker applies marker k.
-func (m *inklingMachine) marker(k int, mk string, at int, out emitter) {
-	if m.phase == inklingInTool { // only a block end counts here
-		out(phaseContent, mk, at)
-		m.enter(inklingInContent)
-		m.ended = m.ended || k == imEndSampling
+func (g *inklingGrammar) marker(k, at int, out emitter) {
+	if g.phase == inklingInTool { // only a block end counts here
+		out(phaseContent, inklingMarkers[k], at)
+		g.phase = inklingInContent
+		g.over = g.over || k == imEndSampling
 		return
 	}
 	switch k {
 	case imModel:
-		if m.phase == inklingInHeader {
-			m.degrade(out) // the last header never met its kind
+		if g.phase == inklingInHeader {
+			g.degrade(out) // the last header never met its kind
 		}
-		m.enter(inklingInHeader)
-		m.ended = false
-		m.resets++
+		g.phase, g.over = inklingInHeader, false
+		g.resets++
 	case imThinking:
-		m.header, m.hlen = m.header[:0], 0
-		if m.phase != inklingInReasoning {
-			m.resets++
+		g.header.reset()
+		if g.phase != inklingInReasoning {
+			g.resets++
 		}
-		m.enter(inklingInReasoning)
-		m.ended = false
+		g.phase, g.over = inklingInReasoning, false
 	case imText, imToolText, imToolError:
-		m.header, m.hlen = m.header[:0], 0
-		m.enter(inklingInContent)
-		m.ended = true
+		g.header.reset()
+		g.phase, g.over = inklingInContent, true
 	case imToolJSON:
-		m.header, m.hlen = m.header[:0], 0
-		out(phaseContent, mk, at) // the tool parser reads the block whole
-		m.enter(inklingInTool)
-		m.ended = true
+		g.header.reset()
+		out(phaseContent, inklingMarkers[k], at) // the tool parser reads the block whole
+		g.phase, g.over = inklingInTool, true
 	default: // a block end
-		if m.phase == inklingInHeader {
-			m.degrade(out)
+		if g.phase == inklingInHeader {
+			g.degrade(out)
 		}
-		m.enter(inklingInContent)
-		m.ended = m.ended || k == imEndSampling
+		g.phase = inklingInContent
+		g.over = g.over || k == imEndSampling
 	}
 }
 
-// start sets where a response begins (spec policy 4): forced into
-// reasoning, or by the prompt's last Inkling marker: <|content_thinking|>
-// starts it in reasoning, <|content_text|> in content, <|message_model|>
-// (the generation prompt) or any other in a header.
-func (m *inklingMachine) start(cfg reasoning.Config, tok tokenizer.Tokenizer) {
-	if f := cfg.ForceReasoning; f != nil && *f {
-		m.enter(inklingInReasoning)
-		return
+func (g *inklingGrammar) end(out emitter) {
+	if g.phase == inklingInHeader {
+		g.degrade(out)
 	}
-	prompt := cfg.PromptText
-	if tok != nil && len(cfg.PromptIDs) > 0 {
-		prompt = tok.Decode(cfg.PromptIDs[max(0, len(cfg.PromptIDs)-64):])
+	g.ws.drop() // reasoning never ends in whitespace
+}
+
+// inklingStart returns where a response begins (spec policy 4): forced
+// into reasoning, or by the prompt's last Inkling marker:
+// <|content_thinking|> starts it in reasoning, <|content_text|> in content,
+// <|message_model|> (the generation prompt) or any other in a header.
+func inklingStart(cfg reasoning.Config, tok tokenizer.Tokenizer) *inklingGrammar {
+	g := &inklingGrammar{}
+	if forced(cfg) {
+		g.phase = inklingInReasoning
+		return g
 	}
-	last, pos := -1, -1
-	for k, mk := range inklingMarkers {
-		if i := strings.LastIndex(prompt, mk); i > pos {
-			last, pos = k, i
-		}
-	}
-	switch last {
+	switch k, _ := lastMarker(promptTail(cfg, tok, 64), inklingMarkers, 1<<len(inklingMarkers)-1); k {
 	case imThinking:
-		m.enter(inklingInReasoning)
+		g.phase = inklingInReasoning
 	case imText:
-		m.enter(inklingInContent)
-		m.ended = true
+		g.phase, g.over = inklingInContent, true
 	}
-}
-
-// inkling is one response's Inkling parser.
-type inkling struct {
-	m       inklingMachine
-	initial inklingMachine // the machine before any output
-
-	tok tokenizer.Tokenizer
-	stream
-	ended walkMemo[inklingMachine, *inklingMachine] // what IsReasoningEndStreaming saw last
+	return g
 }
 
 // newInkling builds the "inkling" parser (vLLM's InklingParser engine
@@ -278,105 +207,5 @@ type inkling struct {
 // ends reasoning too, as the visible kinds do. Dynamo's and SGLang's
 // inkling pass tool blocks through verbatim, as here.
 func newInkling(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
-	p := &inkling{tok: tok}
-	if _, err := p.resolve(tok, inklingMarkers); err != nil {
-		return nil, err
-	}
-	p.initial.reset()
-	p.initial.start(cfg, tok)
-	p.m = p.fresh()
-	return p, nil
-}
-
-// fresh returns a machine in the state a response starts in.
-func (p *inkling) fresh() inklingMachine {
-	m := p.initial
-	m.header, m.ws = nil, nil
-	return m
-}
-
-func (p *inkling) Extract(output string) reasoning.Message {
-	m := p.fresh()
-	return collectText(&m, output)
-}
-
-func (p *inkling) ExtractStreaming(d reasoning.Delta) reasoning.Message {
-	if !p.take(d) {
-		return reasoning.Message{}
-	}
-	r, c := p.scratch()
-	p.m.feed(d.Text, p.backed, func(ph phase, s string, _ int) { r.addTo(c, ph, s) })
-	return p.joined(r, c)
-}
-
-func (p *inkling) Finish() reasoning.Message {
-	if !p.finish() {
-		return reasoning.Message{}
-	}
-	var r, c pieces
-	p.m.finish(func(ph phase, s string, _ int) { r.addTo(&c, ph, s) })
-	return message(&r, &c)
-}
-
-// IsReasoningEnd reports whether the last block kind or header in ids says
-// reasoning has ended: <|content_thinking|> and <|message_model|> say not;
-// a visible or tool-call kind and <|content_model_end_sampling|> say it
-// has; <|end_message|> says nothing. With none in ids, the answer is where
-// the response starts. Without a tokenizer no marker can be seen.
-func (p *inkling) IsReasoningEnd(ids []int) bool {
-	if p.tok == nil {
-		return p.initial.ended
-	}
-	w := walkMemo[inklingMachine, *inklingMachine]{m: p.fresh(), valid: true}
-	w.feed(p.tok, ids, inklingMarkers, p.single)
-	return w.m.ended
-}
-
-// IsReasoningEndStreaming answers as IsReasoningEnd(ids) does, where delta
-// is the newest part of ids. Called for the consecutive deltas of one
-// sequence, it reads only the newest delta: it goes on from the machine it
-// left.
-func (p *inkling) IsReasoningEndStreaming(ids, delta []int) bool {
-	if p.tok == nil {
-		return p.initial.ended
-	}
-	from := max(0, len(ids)-len(delta))
-	if !p.ended.valid || p.ended.n != from {
-		p.ended = walkMemo[inklingMachine, *inklingMachine]{m: p.fresh(), valid: true}
-		p.ended.feed(p.tok, ids[:from], inklingMarkers, p.single)
-	}
-	p.ended.feed(p.tok, ids[from:], inklingMarkers, p.single)
-	return p.ended.m.ended
-}
-
-// ExtractContentIDs returns the content tokens after the last thinking
-// block or header began: nil while reasoning has not ended.
-func (p *inkling) ExtractContentIDs(ids []int) []int {
-	if !p.IsReasoningEnd(ids) {
-		return nil
-	}
-	if p.tok == nil {
-		return ids
-	}
-	m := p.fresh()
-	content, resets := []int{}, m.resets
-	creditTokens(p.tok, ids, inklingMarkers, p.single, &m, func(id int, ph phase) {
-		if m.resets != resets {
-			content, resets = content[:0], m.resets
-		}
-		if ph == phaseContent {
-			content = append(content, id)
-		}
-	})
-	return content
-}
-
-// CountReasoningTokens counts the tokens of thinking blocks in ids, the
-// output's IDs.
-func (p *inkling) CountReasoningTokens(ids []int) int {
-	if p.tok == nil {
-		return 0
-	}
-	m := p.fresh()
-	return countReasoning(p.tok, ids, inklingMarkers, p.single, &m)
+	return newShell(&inklingSpec, tok, inklingStart(cfg, tok))
 }

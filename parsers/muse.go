@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/reasoning-go/reasoning"
-	"github.com/reasoning-go/reasoning/internal/marker"
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
@@ -35,17 +34,16 @@ const (
 	mmEOT
 )
 
-// museMaxHeader bounds a header, and a recipient written inside a body,
-// held back while waiting for <|message|>: real ones are a few dozen bytes.
-const museMaxHeader = 256
+// A header, and a recipient written inside a body, are held back while
+// waiting for <|message|> up to maxHeader bytes.
 
 // musePhase is where a Muse parser stands.
 type musePhase uint8
 
 const (
-	museInHeader  musePhase = iota // inside a header: <|message|> has not come
-	museInBody                     // inside a body, routed by its header
-	museHandedOff                  // muse_glimmer: a tool channel began; the rest is content, verbatim
+	museInHeader  musePhase = iota // inside a header: <|start|> or a terminator consumed (or the prompt's <|start|>assistant), <|message|> not yet
+	museInBody                     // inside a body: its <|message|> consumed (or its header found not to be one), routed by its header
+	museHandedOff                  // muse_glimmer: a tool channel's <|message|> consumed; the rest is content, verbatim, and no marker counts
 )
 
 // museRoute is where a body goes.
@@ -149,20 +147,19 @@ func (g headerGrammar) next(c byte, role bool) headerGrammar {
 	return hgBad
 }
 
-// museMachine splits Muse text into reasoning, content and, for
-// muse_spark, segments.
-type museMachine struct {
-	sc    marker.Scanner
+// museSpec is what the shell needs of Muse.
+var museSpec = machineSpec{markers: museMarkers}
+
+// museGrammar is Muse's grammar: messages routed by their headers' recipients.
+type museGrammar struct {
 	phase musePhase
-	pos   int // offset of the next byte the scanner returns
 
 	// The header being read: its text (held back), how far its grammar has
 	// got, and whether a role word may still come.
-	header  []piece
-	hlen    int
-	grammar headerGrammar
-	role    bool
-	prefix  string // header text the prompt already held
+	header heldText
+	hg     headerGrammar
+	role   bool
+	prefix string // header text the prompt already held
 
 	route     museRoute
 	recipient string
@@ -173,86 +170,59 @@ type museMachine struct {
 	cand []piece
 	clen int
 
-	handOff bool // muse_glimmer: a tool channel goes to content with everything after it
-	noSegs  bool // drop segment text (the end check's walk)
+	handOff bool           // muse_glimmer: a tool channel goes to content with everything after it
+	segs    segmentBuilder // muse_spark: the tool messages
 
-	segs []reasoning.Segment // segment pieces produced and not yet taken, but for segText
-	// The text of the open segment produced and not yet taken: one piece
-	// as it came (segOne), more gathered in segText.
-	segOne  string
-	segText []byte
-	slab    marker.Slab // joins a header's or a candidate's pieces
-	nseg    int         // segments begun
-	segOpen bool        // the current message is a segment that has not ended
-
-	ended     bool // the last message that began is not reasoning
-	selfOpens int  // reasoning messages begun, for ExtractContentIDs
+	over      bool // the last message that began is not reasoning
+	selfOpens int  // reasoning messages begun: the epochs of ExtractContentIDs
 }
 
-func (m *museMachine) reset() {
-	*m = museMachine{handOff: m.handOff, noSegs: m.noSegs, segs: m.segs[:0], header: m.header[:0], cand: m.cand[:0]}
-	m.sc.Reset(museMarkers)
+func (g *museGrammar) clone() grammar {
+	c := *g
+	c.header, c.cand, c.segs = heldText{}, nil, g.segs.clone()
+	return &c
 }
 
-func (m *museMachine) feed(text string, accept func(k, at int) bool, out emitter) {
-	m.sc.Feed(text)
-	for {
-		held, before, k := m.sc.Next()
-		m.text(held, out)
-		m.text(before, out)
-		if k < 0 {
-			return
-		}
-		mk := museMarkers[k]
-		at := m.pos
-		m.pos += len(mk)
-		if !accept(k, at) {
-			m.textAt(mk, at, out)
-			continue
-		}
-		m.marker(k, mk, at, out)
+func (g *museGrammar) segments() *segmentBuilder { return &g.segs }
+
+func (g *museGrammar) active() (uint64, bool) {
+	if g.phase == museHandedOff {
+		return 0, false // nothing after a hand-off is framing any more
 	}
+	return 1<<len(museMarkers) - 1, false
 }
 
-func (m *museMachine) finish(out emitter) {
-	m.text(m.sc.Flush(), out)
-	switch m.phase {
+func (g *museGrammar) ended() bool { return g.over }
+func (g *museGrammar) epoch() int  { return g.selfOpens }
+
+func (g *museGrammar) end(out emitter) {
+	switch g.phase {
 	case museInHeader:
-		m.degrade(out)
-		m.releaseCand(m.clen, out)
+		g.degrade(out)
+		g.releaseCand(g.clen, out)
 	case museInBody:
-		m.releaseCand(m.clen, out)
+		g.releaseCand(g.clen, out)
 	}
 }
 
-func (m *museMachine) text(s string, out emitter) {
-	if s == "" {
-		return
-	}
-	at := m.pos
-	m.pos += len(s)
-	m.textAt(s, at, out)
-}
-
-// textAt routes text at offset at by where the machine stands.
-func (m *museMachine) textAt(s string, at int, out emitter) {
-	switch m.phase {
+// text routes text at offset at by where the grammar stands.
+func (g *museGrammar) text(s string, at int, out emitter) {
+	switch g.phase {
 	case museInHeader:
-		g := m.grammar
-		for i := 0; i < len(s) && g != hgBad; i++ {
-			g = g.next(s[i], m.role)
-			if g == hgRoleSpace || g == hgEq {
-				m.role = false
+		hg := g.hg
+		for i := 0; i < len(s) && hg != hgBad; i++ {
+			hg = hg.next(s[i], g.role)
+			if hg == hgRoleSpace || hg == hgEq {
+				g.role = false
 			}
 		}
-		m.grammar = g
-		m.header = append(m.header, piece{s, at})
-		m.hlen += len(s)
-		if g == hgBad || m.hlen > museMaxHeader {
-			m.degrade(out) // not a header after all: its text is content
+		g.hg = hg
+		g.header.add(s, at)
+		if hg == hgBad || g.header.full() {
+			g.degrade(out) // not a header after all: its text is content
 		}
 	case museInBody:
-		m.body(s, at, out)
+		g.body(s, at, out)
 	default:
 		out(phaseContent, s, at)
 	}
@@ -260,40 +230,41 @@ func (m *museMachine) textAt(s string, at int, out emitter) {
 
 // degrade ends a header that is not one: its text is the start of a
 // content body.
-func (m *museMachine) degrade(out emitter) {
-	h := m.header
-	m.header, m.hlen, m.prefix = m.header[:0], 0, ""
-	m.phase, m.route, m.recipient = museInBody, museToContent, ""
+func (g *museGrammar) degrade(out emitter) {
+	h := g.header.ps
+	g.header.reset()
+	g.prefix = ""
+	g.phase, g.route, g.recipient = museInBody, museToContent, ""
 	for _, p := range h {
-		m.body(p.s, p.at, out)
+		g.body(p.s, p.at, out)
 	}
 }
 
 // body sends body text where its header routes it, holding back a tail
 // that may be a recipient (see cand).
-func (m *museMachine) body(s string, at int, out emitter) {
+func (g *museGrammar) body(s string, at int, out emitter) {
 	if s == "" {
 		return
 	}
-	start := m.candStart(s)
+	start := g.candStart(s)
 	switch {
 	case start < 0: // nothing may be a recipient
-		m.releaseCand(m.clen, out)
-		m.emit(s, at, out)
+		g.releaseCand(g.clen, out)
+		g.emit(s, at, out)
 		return
-	case start < m.clen: // the candidate goes on from inside what is held
-		m.releaseCand(start, out)
-		m.cand = append(m.cand, piece{s, at})
-		m.clen += len(s)
+	case start < g.clen: // the candidate goes on from inside what is held
+		g.releaseCand(start, out)
+		g.cand = append(g.cand, piece{s, at})
+		g.clen += len(s)
 	default: // a new candidate in s
-		cut := start - m.clen
-		m.releaseCand(m.clen, out)
-		m.emit(s[:cut], at, out)
-		m.cand = append(m.cand, piece{s[cut:], at + cut})
-		m.clen += len(s) - cut
+		cut := start - g.clen
+		g.releaseCand(g.clen, out)
+		g.emit(s[:cut], at, out)
+		g.cand = append(g.cand, piece{s[cut:], at + cut})
+		g.clen += len(s) - cut
 	}
-	if m.clen > museMaxHeader {
-		m.releaseCand(m.clen, out)
+	if g.clen > maxHeader {
+		g.releaseCand(g.clen, out)
 	}
 }
 
@@ -302,19 +273,19 @@ func (m *museMachine) body(s string, at int, out emitter) {
 // ("to=" and recipient characters, or a trailing "to" or "t"); -1 when none
 // does. Since '=' is no recipient character, such a tail begins at the last
 // "to=", or is a bare "t" or "to" at the very end.
-func (m *museMachine) candStart(s string) int {
-	n := m.clen + len(s)
+func (g *museGrammar) candStart(s string) int {
+	n := g.clen + len(s)
 	if i := strings.LastIndex(s, "to="); i >= 0 {
 		if allNames(s[i+3:]) {
-			return m.clen + i
+			return g.clen + i
 		}
-	} else if i := m.junction(s); i >= 0 && allNames(s[i+3-m.clen:]) {
+	} else if i := g.junction(s); i >= 0 && allNames(s[i+3-g.clen:]) {
 		return i
-	} else if m.clen >= 3 && allNames(s) {
+	} else if g.clen >= 3 && allNames(s) {
 		return 0 // the held "to=..." goes on
 	}
 	switch {
-	case n >= 2 && m.byteAt(n-2, s) == 't' && m.byteAt(n-1, s) == 'o':
+	case n >= 2 && g.byteAt(n-2, s) == 't' && g.byteAt(n-1, s) == 'o':
 		return n - 2
 	case s[len(s)-1] == 't':
 		return n - 1
@@ -324,11 +295,11 @@ func (m *museMachine) candStart(s string) int {
 
 // junction returns where a "to=" that straddles the held candidate and s
 // begins, or -1.
-func (m *museMachine) junction(s string) int {
-	for i := max(0, m.clen-2); i < m.clen; i++ {
+func (g *museGrammar) junction(s string) int {
+	for i := max(0, g.clen-2); i < g.clen; i++ {
 		ok := true
 		for j := range 3 {
-			if i+j >= m.clen+len(s) || m.byteAt(i+j, s) != "to="[j] {
+			if i+j >= g.clen+len(s) || g.byteAt(i+j, s) != "to="[j] {
 				ok = false
 				break
 			}
@@ -341,21 +312,21 @@ func (m *museMachine) junction(s string) int {
 }
 
 // byteAt returns byte i of the held candidate followed by s.
-func (m *museMachine) byteAt(i int, s string) byte {
-	if i >= m.clen {
-		return s[i-m.clen]
+func (g *museGrammar) byteAt(i int, s string) byte {
+	if i >= g.clen {
+		return s[i-g.clen]
 	}
-	return m.candByte(i)
+	return g.candByte(i)
 }
 
 // candByte returns byte i of the held candidate, looking from its end,
 // where the bytes asked for are.
-func (m *museMachine) candByte(i int) byte {
-	end := m.clen
-	for j := len(m.cand) - 1; j >= 0; j-- {
-		start := end - len(m.cand[j].s)
+func (g *museGrammar) candByte(i int) byte {
+	end := g.clen
+	for j := len(g.cand) - 1; j >= 0; j-- {
+		start := end - len(g.cand[j].s)
 		if i >= start {
-			return m.cand[j].s[i-start]
+			return g.cand[j].s[i-start]
 		}
 		end = start
 	}
@@ -373,101 +344,97 @@ func allNames(s string) bool {
 
 // releaseCand emits the first n bytes of the held candidate as body text
 // and keeps the rest.
-func (m *museMachine) releaseCand(n int, out emitter) {
+func (g *museGrammar) releaseCand(n int, out emitter) {
 	if n == 0 {
 		return
 	}
-	keep := m.cand[:0]
-	for _, p := range m.cand {
+	keep := g.cand[:0]
+	for _, p := range g.cand {
 		switch {
 		case n >= len(p.s):
-			m.emit(p.s, p.at, out)
+			g.emit(p.s, p.at, out)
 			n -= len(p.s)
 		case n > 0:
-			m.emit(p.s[:n], p.at, out)
+			g.emit(p.s[:n], p.at, out)
 			keep = append(keep, piece{p.s[n:], p.at + n})
 			n = 0
 		default:
 			keep = append(keep, p)
 		}
 	}
-	m.cand = keep
-	m.clen = 0
+	g.cand = keep
+	g.clen = 0
 	for _, p := range keep {
-		m.clen += len(p.s)
+		g.clen += len(p.s)
 	}
 }
 
 // candRecipient returns the recipient the held candidate names, when it is
 // a whole "to=name".
-func (m *museMachine) candRecipient() (string, bool) {
-	if m.clen < 4 {
+func (g *museGrammar) candRecipient() (string, bool) {
+	if g.clen < 4 {
 		return "", false
 	}
-	start := m.slab.Begin(m.clen)
-	for _, p := range m.cand {
-		m.slab.WriteString(p.s)
+	start := g.segs.slab.Begin(g.clen)
+	for _, p := range g.cand {
+		g.segs.slab.WriteString(p.s)
 	}
-	r, ok := strings.CutPrefix(m.slab.End(start), "to=")
+	r, ok := strings.CutPrefix(g.segs.slab.End(start), "to=")
 	return r, ok && r != ""
 }
 
 // emit sends body text where the body's route sends it.
-func (m *museMachine) emit(s string, at int, out emitter) {
-	if s == "" {
-		return
-	}
-	switch m.route {
-	case museToReasoning:
+func (g *museGrammar) emit(s string, at int, out emitter) {
+	switch {
+	case s == "":
+	case g.route == museToReasoning:
 		out(phaseReasoning, s, at)
-	case museToContent:
+	case g.route == museToContent:
 		out(phaseContent, s, at)
 	default:
-		if !m.noSegs {
-			m.addSegText(s)
-		}
+		g.segs.add(s)
 	}
 }
 
 // marker applies marker k.
-func (m *museMachine) marker(k int, mk string, at int, out emitter) {
-	switch m.phase {
-	case museHandedOff:
-		out(phaseContent, mk, at)
+func (g *museGrammar) marker(k, at int, out emitter) {
+	switch g.phase {
+	case museHandedOff: // not reached: nothing counts there
+		out(phaseContent, museMarkers[k], at)
 	case museInHeader:
 		switch k {
 		case mmMessage:
-			m.openHeader(mk, at, out)
+			g.openHeader(at, out)
 		default: // a header cut short by a new one or a terminator: metadata, dropped
-			m.startHeader(k == mmStart)
+			g.startHeader(k == mmStart)
 		}
 	case museInBody:
 		switch k {
 		case mmMessage:
-			if r, ok := m.candRecipient(); ok {
+			if r, ok := g.candRecipient(); ok {
 				// "to=name<|message|>" inside a body: the model began a
 				// message without ending the last one.
-				cand := m.cand
-				m.cand, m.clen = m.cand[:0], 0
-				m.open(r, cand, mk, at, out)
+				cand := g.cand
+				g.cand, g.clen = g.cand[:0], 0
+				g.open(r, cand, at, out)
 				return
 			}
-			m.releaseCand(m.clen, out)
-			m.open("", nil, mk, at, out) // a bare header: content
+			g.releaseCand(g.clen, out)
+			g.open("", nil, at, out) // a bare header: content
 		default:
-			m.releaseCand(m.clen, out)
-			m.closeSegment()
-			m.startHeader(k == mmStart)
+			g.releaseCand(g.clen, out)
+			g.startHeader(k == mmStart)
 		}
 	}
 }
 
 // startHeader begins reading a header: after <|start|> (a role word may
-// come first), or after a terminator.
-func (m *museMachine) startHeader(afterStart bool) {
-	m.closeSegment()
-	m.phase, m.grammar, m.role = museInHeader, hgLead, afterStart
-	m.header, m.hlen, m.prefix = m.header[:0], 0, ""
+// come first), or after a terminator. The message before it has ended.
+func (g *museGrammar) startHeader(afterStart bool) {
+	g.segs.end()
+	g.phase, g.hg, g.role = museInHeader, hgLead, afterStart
+	g.header.reset()
+	g.prefix = ""
 }
 
 // recipientOf returns the recipient a header's text names: its first
@@ -488,32 +455,20 @@ func recipientOf(header string) string {
 	return ""
 }
 
-// openHeader ends the header at <|message|> and starts the body.
-func (m *museMachine) openHeader(mk string, at int, out emitter) {
-	raw := m.prefix
-	switch {
-	case raw == "" && len(m.header) == 1:
-		raw = m.header[0].s
-	case len(m.header) > 0:
-		n := len(m.prefix)
-		for _, p := range m.header {
-			n += len(p.s)
-		}
-		start := m.slab.Begin(n)
-		m.slab.WriteString(m.prefix)
-		for _, p := range m.header {
-			m.slab.WriteString(p.s)
-		}
-		raw = m.slab.End(start)
+// openHeader ends the header at <|message|> (at) and starts the body.
+func (g *museGrammar) openHeader(at int, out emitter) {
+	raw := g.prefix
+	if len(g.header.ps) > 0 {
+		raw = g.header.join(g.prefix, &g.segs.slab)
 	}
 	recipient := recipientOf(raw)
 	// The text of a tool channel's header from its "to=" on, for muse_glimmer.
 	var from []piece
-	if m.handOff && routeOf(recipient) == museToTool {
-		skip := len(m.prefix)
+	if g.handOff && routeOf(recipient) == museToTool {
+		skip := len(g.prefix)
 		if i := strings.Index(raw, "to="); i >= skip {
 			skip = i - skip
-			for _, p := range m.header {
+			for _, p := range g.header.ps {
 				switch {
 				case skip >= len(p.s):
 					skip -= len(p.s)
@@ -524,139 +479,57 @@ func (m *museMachine) openHeader(mk string, at int, out emitter) {
 			}
 		}
 	}
-	m.header, m.hlen, m.prefix = m.header[:0], 0, ""
-	m.open(recipient, from, mk, at, out)
+	g.header.reset()
+	g.prefix = ""
+	g.open(recipient, from, at, out)
 }
 
-// open starts the body of a message to recipient at its <|message|> (mk,
-// at). head is the header's text from its "to=" on, which muse_glimmer
-// hands to content with a tool channel.
-func (m *museMachine) open(recipient string, head []piece, mk string, at int, out emitter) {
-	m.closeSegment()
-	m.phase, m.route, m.recipient = museInBody, routeOf(recipient), recipient
-	m.ended = m.route != museToReasoning
-	if m.route == museToReasoning {
-		m.selfOpens++
+// open starts the body of a message to recipient at its <|message|> (at).
+// head is the header's text from its "to=" on, which muse_glimmer hands to
+// content with a tool channel.
+func (g *museGrammar) open(recipient string, head []piece, at int, out emitter) {
+	g.segs.end()
+	g.phase, g.route, g.recipient = museInBody, routeOf(recipient), recipient
+	g.over = g.route != museToReasoning
+	if g.route == museToReasoning {
+		g.selfOpens++
 	}
-	if m.route != museToTool {
+	if g.route != museToTool {
 		return
 	}
-	if m.handOff {
+	if g.handOff {
 		for _, p := range head {
 			out(phaseContent, p.s, p.at)
 		}
-		out(phaseContent, mk, at)
-		m.phase = museHandedOff
-		m.sc.SetActive(0) // nothing after it is framing any more
+		out(phaseContent, museMessage, at)
+		g.phase = museHandedOff
 		return
 	}
-	m.nseg++
-	m.segOpen = true
+	g.segs.begin("", recipient, "")
 }
 
-// closeSegment ends the current segment, if one is open.
-func (m *museMachine) closeSegment() {
-	if !m.segOpen {
-		return
+// museStartOf returns where a response begins: forced into a reasoning body,
+// or where the prompt's text from its last <|start|> leaves the grammar.
+func museStartOf(cfg reasoning.Config, tok tokenizer.Tokenizer, handOff bool) *museGrammar {
+	g := &museGrammar{handOff: handOff}
+	if forced(cfg) {
+		g.phase, g.route, g.recipient = museInBody, museToReasoning, "self"
+		return g
 	}
-	m.segOpen = false
-	if !m.noSegs {
-		m.segs = append(m.segs, reasoning.Segment{Index: m.nseg - 1, Recipient: m.recipient, Text: m.takeSegText(), Done: true})
+	p := &museGrammar{handOff: handOff, segs: segmentBuilder{off: true}}
+	if !replay(p, museMarkers, 1<<mmStart, promptTail(cfg, tok, 256)) {
+		return g
 	}
-}
-
-// start sets where a response begins: forced into a reasoning body, or
-// where the prompt's text from its last <|start|> leaves a machine.
-func (m *museMachine) start(cfg reasoning.Config, tok tokenizer.Tokenizer) {
-	if f := cfg.ForceReasoning; f != nil && *f {
-		m.phase, m.route, m.recipient = museInBody, museToReasoning, "self"
-		return
-	}
-	prompt := cfg.PromptText
-	if tok != nil && len(cfg.PromptIDs) > 0 {
-		prompt = tok.Decode(cfg.PromptIDs[max(0, len(cfg.PromptIDs)-256):])
-	}
-	i := strings.LastIndex(prompt, museStart)
-	if i < 0 {
-		return
-	}
-	p := museMachine{handOff: m.handOff, noSegs: true}
-	p.reset()
-	p.feed(prompt[i:], acceptAll, discard)
-	p.text(p.sc.Flush(), discard)
-	m.phase, m.route, m.recipient, m.ended = p.phase, p.route, p.recipient, p.ended
+	g.phase, g.route, g.recipient, g.over = p.phase, p.route, p.recipient, p.over
 	switch p.phase {
 	case museInHeader:
-		m.grammar, m.role = p.grammar, p.role
-		for _, h := range p.header {
-			m.prefix += h.s
-		}
+		g.hg, g.role, g.prefix = p.hg, p.role, p.header.String()
 	case museInBody:
 		if p.route == museToTool {
-			m.nseg, m.segOpen = 1, true
+			g.segs.begin("", p.recipient, "")
 		}
-	case museHandedOff:
-		m.sc.SetActive(0)
 	}
-}
-
-// addSegText adds s to the open segment's text.
-func (m *museMachine) addSegText(s string) {
-	switch {
-	case s == "":
-	case m.segOne == "" && len(m.segText) == 0:
-		m.segOne = s
-	case m.segOne != "":
-		m.segText = append(append(m.segText[:0], m.segOne...), s...)
-		m.segOne = ""
-	default:
-		m.segText = append(m.segText, s...)
-	}
-}
-
-// takeSegText returns the open segment's text gathered so far and empties
-// it; one piece costs no copy, more are copied into the slab.
-func (m *museMachine) takeSegText() string {
-	s := m.segOne
-	if len(m.segText) > 0 {
-		start := m.slab.Begin(len(m.segText))
-		m.slab.Write(m.segText)
-		s = m.slab.End(start)
-	}
-	m.segOne, m.segText = "", m.segText[:0]
-	return s
-}
-
-// takeSegments returns the segment pieces produced since the last call,
-// merging adjacent pieces of one segment.
-func (m *museMachine) takeSegments() []reasoning.Segment {
-	if m.segOpen && (m.segOne != "" || len(m.segText) > 0) {
-		m.segs = append(m.segs, reasoning.Segment{Index: m.nseg - 1, Recipient: m.recipient, Text: m.takeSegText()})
-	}
-	if len(m.segs) == 0 {
-		return nil
-	}
-	var out []reasoning.Segment
-	for _, s := range m.segs {
-		if n := len(out); n > 0 && out[n-1].Index == s.Index && !out[n-1].Done {
-			out[n-1].Text += s.Text
-			out[n-1].Done = s.Done
-			continue
-		}
-		out = append(out, s)
-	}
-	m.segs = m.segs[:0]
-	return out
-}
-
-// muse is one response's Muse parser.
-type muse struct {
-	m       museMachine
-	initial museMachine // the machine before any output
-
-	tok tokenizer.Tokenizer
-	stream
-	ended walkMemo[museMachine, *museMachine] // what IsReasoningEndStreaming saw last
+	return g
 }
 
 // newMuseGlimmer builds the "muse_glimmer" parser (vLLM's MuseGlimmer
@@ -717,167 +590,5 @@ func newMuseSpark(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Pars
 }
 
 func buildMuse(tok tokenizer.Tokenizer, cfg reasoning.Config, handOff bool) (reasoning.Parser, error) {
-	p := &muse{tok: tok}
-	if _, err := p.resolve(tok, museMarkers); err != nil {
-		return nil, err
-	}
-	p.initial.handOff = handOff
-	p.initial.reset()
-	p.initial.start(cfg, tok)
-	p.m = p.fresh()
-	return p, nil
-}
-
-// fresh returns a machine in the state a response starts in.
-func (p *muse) fresh() museMachine {
-	m := p.initial
-	m.header, m.cand, m.segs, m.segOne, m.segText, m.slab = nil, nil, nil, "", nil, marker.Slab{}
-	return m
-}
-
-func (p *muse) Extract(output string) reasoning.Message {
-	m := p.fresh()
-	m.noSegs = true
-	return collectText(&m, output)
-}
-
-func (p *muse) ExtractSegments(output string) []reasoning.Segment {
-	m := p.fresh()
-	collectText(&m, output)
-	return m.takeSegments()
-}
-
-func (p *muse) ExtractStreaming(d reasoning.Delta) reasoning.Message {
-	if !p.take(d) {
-		return reasoning.Message{}
-	}
-	r, c := p.scratch()
-	p.m.feed(d.Text, p.backed, func(ph phase, s string, _ int) { r.addTo(c, ph, s) })
-	return p.joined(r, c)
-}
-
-func (p *muse) Finish() reasoning.Message {
-	if !p.finish() {
-		return reasoning.Message{}
-	}
-	var r, c pieces
-	p.m.finish(func(ph phase, s string, _ int) { r.addTo(&c, ph, s) })
-	return message(&r, &c)
-}
-
-func (p *muse) Segments() []reasoning.Segment { return p.m.takeSegments() }
-
-// IsReasoningEnd reports whether the last message that began in ids is not
-// a to=self one: a to=user answer, a bare header's content or a tool call.
-// With no message in ids, the answer is where the response starts. Without
-// a tokenizer no marker can be seen.
-func (p *muse) IsReasoningEnd(ids []int) bool {
-	if p.tok == nil {
-		return p.initial.ended
-	}
-	w := p.walker()
-	w.feed(p.tok, ids, museMarkers, p.single)
-	return w.m.ended
-}
-
-// IsReasoningEndStreaming answers as IsReasoningEnd(ids) does, where delta
-// is the newest part of ids. Called for the consecutive deltas of one
-// sequence, it reads only the newest delta: it goes on from the machine it
-// left.
-func (p *muse) IsReasoningEndStreaming(ids, delta []int) bool {
-	if p.tok == nil {
-		return p.initial.ended
-	}
-	from := max(0, len(ids)-len(delta))
-	if !p.ended.valid || p.ended.n != from {
-		p.ended = p.walker()
-		p.ended.feed(p.tok, ids[:from], museMarkers, p.single)
-	}
-	p.ended.feed(p.tok, ids[from:], museMarkers, p.single)
-	return p.ended.m.ended
-}
-
-// walker returns a walk of the machine a response starts in, without
-// segment text.
-func (p *muse) walker() walkMemo[museMachine, *museMachine] {
-	w := walkMemo[museMachine, *museMachine]{m: p.fresh(), valid: true}
-	w.m.noSegs = true
-	return w
-}
-
-// ExtractContentIDs returns the content tokens of the messages that ended
-// reasoning (those after the last to=self body): nil while it has not
-// ended.
-func (p *muse) ExtractContentIDs(ids []int) []int {
-	if !p.IsReasoningEnd(ids) {
-		return nil
-	}
-	if p.tok == nil {
-		return ids
-	}
-	m := p.fresh()
-	m.noSegs = true
-	content, opens := []int{}, m.selfOpens
-	creditTokens(p.tok, ids, museMarkers, p.single, &m, func(id int, ph phase) {
-		if m.selfOpens != opens {
-			content, opens = content[:0], m.selfOpens
-		}
-		if ph == phaseContent {
-			content = append(content, id)
-		}
-	})
-	return content
-}
-
-// CountReasoningTokens counts the tokens of to=self bodies in ids, the
-// output's IDs.
-func (p *muse) CountReasoningTokens(ids []int) int {
-	if p.tok == nil {
-		return 0
-	}
-	m := p.fresh()
-	m.noSegs = true
-	return countReasoning(p.tok, ids, museMarkers, p.single, &m)
-}
-
-// The helpers below serve the channel families (Muse, Inkling) that run a
-// machine of their own over text and IDs.
-
-// countReasoning counts the tokens of ids that m, run over their text,
-// puts in reasoning.
-func countReasoning(tok tokenizer.Tokenizer, ids []int, markers []string, single []int, m textMachine) int {
-	n := 0
-	creditTokens(tok, ids, markers, single, m, func(_ int, ph phase) {
-		if ph == phaseReasoning {
-			n++
-		}
-	})
-	return n
-}
-
-// A walkMemo runs a machine over token IDs one token at a time, as
-// creditTokens does, keeping the machine between calls: an end check that
-// follows the machine's state reads each ID once however the IDs arrive.
-type walkMemo[M any, PM interface {
-	*M
-	textMachine
-}] struct {
-	m     M
-	n     int  // IDs fed
-	pos   int  // bytes of their text fed
-	valid bool // m has been set up
-}
-
-// feed runs the machine over ids, the IDs after the n fed so far. A
-// single-token marker counts only as its own token, as in creditTokens.
-func (w *walkMemo[M, PM]) feed(tok tokenizer.Tokenizer, ids []int, markers []string, single []int) {
-	for i := range ids {
-		s := tok.Decode(ids[i : i+1])
-		id, start := ids[i], w.pos
-		PM(&w.m).feed(s, func(k, at int) bool {
-			return single[k] < 0 || id == single[k] && at == start && len(s) == len(markers[k])
-		}, discard)
-		w.pos += len(s)
-	}
-	w.n += len(ids)
+	return newShell(&museSpec, tok, museStartOf(cfg, tok, handOff))
 }

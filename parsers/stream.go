@@ -45,13 +45,16 @@ func (s *stream) resolve(tok tokenizer.Tokenizer, markers []string) ([]tokenizer
 // nothing), and counts the single-token markers among the delta's IDs.
 // Each family then feeds the delta's text to its machine with a direct call,
 // which keeps the callbacks on the stack.
-func (s *stream) take(d reasoning.Delta) bool {
+func (s *stream) take(d reasoning.Delta) bool { return s.takeIDs(d.IDs) }
+
+// takeIDs is take for a delta's IDs.
+func (s *stream) takeIDs(ids []int) bool {
 	if s.finished {
 		return false
 	}
-	if d.IDs != nil {
+	if ids != nil {
 		s.idMode = true
-		for _, id := range d.IDs {
+		for _, id := range ids {
 			for k, single := range s.single {
 				if single == id && single >= 0 {
 					s.pending[k]++

@@ -1,0 +1,711 @@
+package parsers
+
+import (
+	"strings"
+
+	"github.com/reasoning-go/reasoning"
+	"github.com/reasoning-go/reasoning/internal/marker"
+	"github.com/reasoning-go/reasoning/tokenizer"
+)
+
+// This file holds the machine layer the channel families (Harmony, Muse,
+// Inkling, Hunyuan A13B) share: one driver that runs a grammar over text fed
+// piece by piece, and one Parser shell around it. A family file keeps only
+// its grammar: its markers, its phases and its transitions.
+//
+// The scanner (internal/marker) is the lexer. The driver owns it, the
+// offsets and spec policy 5 (IDs beat text); a grammar owns where it
+// stands. The shell owns the rest: Extract, streaming and Finish over the
+// driver, the ID methods (one token walk, one end-check memo, one
+// content-ID rule), segments and end-marker IDs as optional interfaces.
+
+// A grammar is one family's state machine over what the scanner finds. It
+// sends text to out, each piece with its section and its offset in the
+// output. The driver calls it in the order of the text, and asks active
+// after every marker (and after text, while it moves).
+type grammar interface {
+	// active returns the markers that count where the grammar stands: bit
+	// k for marker k of the family's list. A marker found that does not
+	// count (any more) is text. moves reports that the set may change
+	// with the next text, not only with a marker (Hunyuan: a leading
+	// <think> counts only before any text); the driver then asks again
+	// after text.
+	active() (mask uint64, moves bool)
+	// text takes s, text at offset at that holds no active marker.
+	text(s string, at int, out emitter)
+	// marker takes marker k, found at offset at, which counts here.
+	marker(k, at int, out emitter)
+	// end takes the end of the output: held text goes where it belongs.
+	end(out emitter)
+	// ended reports whether reasoning is over, as far as the output has
+	// gone. It changes only when a marker counts or a turn begins (see
+	// turnTaker), so that a delta of IDs with no marker in it keeps the
+	// answer (see endCheck).
+	ended() bool
+	// epoch counts the reasoning spans (or turns) begun so far: the
+	// content IDs are those after the last one began.
+	epoch() int
+	// clone returns a copy of the grammar that shares no memory with it.
+	clone() grammar
+}
+
+// segmented is an optional interface of a grammar that has segments besides
+// reasoning and content, gathered in the builder it returns: its parser is
+// a reasoning.Segmenter. A parser whose grammar does not implement it is
+// not one.
+type segmented interface {
+	segments() *segmentBuilder
+}
+
+// turnTaker is an optional interface of a grammar whose spec names a turn
+// boundary (machineSpec.turn, the end of the user's turn): the ID walks end
+// the output at that token, and newTurn sets where the grammar stands after
+// it, in a new epoch. It is required when the spec names one.
+type turnTaker interface {
+	newTurn()
+}
+
+// idEnder is an optional interface of a grammar that answers the end check
+// from IDs faster than a walk of them (looking back from the end), when
+// its markers are single tokens. ok false means it cannot with these
+// markers (single[k]: marker k's ID when it is one token, else -1),
+// whatever the IDs. A grammar that does not implement it, or cannot, has
+// its IDs walked.
+type idEnder interface {
+	endFromIDs(tok tokenizer.Tokenizer, single, ids []int) (ended, ok bool)
+}
+
+// driver runs a grammar over text fed piece by piece. It is a textMachine.
+type driver struct {
+	g       grammar
+	markers []string // the grammar's markers, by index
+	sc      marker.Scanner
+	pos     int  // offset of the next byte the scanner returns
+	fed     int  // bytes fed: the offset of the next delta's first byte
+	moves   bool // the active set may change with the next text
+}
+
+// reset makes d run g over new text, from offset 0.
+func (d *driver) reset(g grammar, markers []string) {
+	d.g, d.markers, d.pos, d.fed = g, markers, 0, 0
+	d.sc.Reset(markers)
+	d.sync()
+}
+
+// feed runs text through the grammar. accept says whether a marker found at
+// offset at counts (IDs beat text); out receives the text.
+func (d *driver) feed(text string, accept func(k, at int) bool, out emitter) {
+	d.sc.Feed(text)
+	d.fed += len(text)
+	for {
+		held, before, k := d.sc.Next()
+		if held != "" { // rare: most deltas bring only text of their own
+			d.text(held, out)
+		}
+		if before != "" {
+			d.text(before, out)
+		}
+		if d.moves { // the scanner does not run between the two
+			d.sync()
+		}
+		if k < 0 {
+			return
+		}
+		mk := d.markers[k]
+		at := d.pos
+		d.pos += len(mk)
+		// Text just emitted may have made the marker mean nothing (the
+		// scanner's set is the grammar's, synced), and IDs may deny it:
+		// then it is text.
+		if d.sc.Active()&(1<<k) == 0 || !accept(k, at) {
+			d.g.text(mk, at, out)
+		} else {
+			d.g.marker(k, at, out)
+		}
+		d.sync()
+	}
+}
+
+// finish ends the text: what the scanner holds, then what the grammar does.
+func (d *driver) finish(out emitter) {
+	if held := d.sc.Flush(); held != "" {
+		d.text(held, out)
+	}
+	d.g.end(out) // the scanner is spent: nothing to sync
+}
+
+// text gives the grammar s, the next bytes of the output (not empty). The
+// caller syncs the scanner after it when the grammar moves on text.
+func (d *driver) text(s string, out emitter) {
+	at := d.pos
+	d.pos += len(s)
+	d.g.text(s, at, out)
+}
+
+// sync tells the scanner which markers count now.
+func (d *driver) sync() {
+	a, moves := d.g.active()
+	if a != d.sc.Active() {
+		d.sc.SetActive(a)
+	}
+	d.moves = moves
+}
+
+// replay runs g over prompt from the last of the anchor markers in it, with
+// text alone, and reports whether there was one. What the scanner holds at
+// the end is text: a marker cut in two by the end of the prompt is not
+// joined with the output. The grammar is then where the prompt leaves it.
+func replay(g grammar, markers []string, anchors uint64, prompt string) bool {
+	_, from := lastMarker(prompt, markers, anchors)
+	if from < 0 {
+		return false
+	}
+	var d driver
+	d.reset(g, markers)
+	d.feed(prompt[from:], acceptAll, discard)
+	if held := d.sc.Flush(); held != "" {
+		d.text(held, discard)
+		d.sync()
+	}
+	return true
+}
+
+// lastMarker returns the last of the markers in mask that text holds, and
+// where it begins; -1, -1 when none.
+func lastMarker(text string, markers []string, mask uint64) (k, at int) {
+	k, at = -1, -1
+	for i, mk := range markers {
+		if mask&(1<<i) == 0 {
+			continue
+		}
+		if j := strings.LastIndex(text, mk); j > at {
+			k, at = i, j
+		}
+	}
+	return k, at
+}
+
+// promptTail returns the text of the prompt's end: its text, or the decoded
+// last n of its IDs when a tokenizer and IDs are given.
+func promptTail(cfg reasoning.Config, tok tokenizer.Tokenizer, n int) string {
+	if tok != nil && len(cfg.PromptIDs) > 0 {
+		return tok.Decode(cfg.PromptIDs[max(0, len(cfg.PromptIDs)-n):])
+	}
+	return cfg.PromptText
+}
+
+// forced reports whether the request forces the response to start inside
+// reasoning (WithForceReasoning(true)).
+func forced(cfg reasoning.Config) bool {
+	f := cfg.ForceReasoning
+	return f != nil && *f
+}
+
+// machineSpec is what the shell needs of a family besides its grammar.
+type machineSpec struct {
+	markers  []string
+	textOnly bool   // markers count by their text even when deltas carry IDs
+	turn     string // a turn boundary for the ID walks (the grammar is a turnTaker), or ""
+	endText  string // text whose encoding EndIDs returns, or "": no EndMarker
+}
+
+// shell is one response's parser over a grammar: reasoning.Parser, once.
+type shell struct {
+	initial  grammar // where a response starts; never fed
+	live     driver  // the streaming response
+	spec     *machineSpec
+	tok      tokenizer.Tokenizer // nil: text only; the ID methods see no marker
+	turn     int                 // ID of spec.turn when it is one token, else -1
+	allOne   bool                // every marker is one token
+	textOnly bool                // spec.textOnly
+	lookBack bool                // the grammar answers the end check from IDs (idEnder)
+	endIDs   []int
+	stream
+	out  emitter  // the streaming emitter, made once
+	memo endCheck // what IsReasoningEndStreaming remembers
+}
+
+// newShell builds the parser of a response that starts where initial
+// stands, with the optional interfaces its grammar and spec call for. An
+// error names the marker the tokenizer cannot express.
+func newShell(spec *machineSpec, tok tokenizer.Tokenizer, initial grammar) (reasoning.Parser, error) {
+	s := &shell{initial: initial, spec: spec, tok: tok, turn: -1}
+	if _, err := s.resolve(tok, spec.markers); err != nil {
+		return nil, err
+	}
+	if s.textOnly = spec.textOnly; s.textOnly {
+		for k := range s.single {
+			s.single[k] = -1
+		}
+	}
+	s.allOne = true
+	for _, id := range s.single {
+		s.allOne = s.allOne && id >= 0
+	}
+	if tok != nil {
+		if spec.turn != "" {
+			if id, ok := tok.TokenID(spec.turn); ok {
+				s.turn = id
+			}
+		}
+		if spec.endText != "" {
+			s.endIDs = tok.Encode(spec.endText)
+		}
+		if e, ok := initial.(idEnder); ok {
+			_, s.lookBack = e.endFromIDs(tok, s.single, nil)
+		}
+	}
+	s.out = func(ph phase, text string, _ int) { s.r.addTo(&s.c, ph, text) } // one call per piece, the add inlined
+	s.live.reset(initial.clone(), spec.markers)
+	_, segs := initial.(segmented)
+	switch {
+	case segs && spec.endText != "":
+		return &struct {
+			*shell
+			segmentsOf
+			endIDsOf
+		}{s, segmentsOf{s}, endIDsOf{s}}, nil
+	case segs:
+		return &struct {
+			*shell
+			segmentsOf
+		}{s, segmentsOf{s}}, nil
+	case spec.endText != "":
+		return &struct {
+			*shell
+			endIDsOf
+		}{s, endIDsOf{s}}, nil
+	}
+	return s, nil
+}
+
+// fresh returns a driver over a copy of the initial grammar; with segs
+// false, segment text is dropped.
+func (s *shell) fresh(segs bool) *driver {
+	g := s.initial.clone()
+	if sg, ok := g.(segmented); ok {
+		sg.segments().off = !segs
+	}
+	d := &driver{}
+	d.reset(g, s.spec.markers)
+	return d
+}
+
+func (s *shell) Extract(output string) reasoning.Message {
+	return collectText(s.fresh(false), output)
+}
+
+func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
+	ids := d.IDs
+	if s.textOnly {
+		ids = nil // nothing to count: markers are text
+	}
+	if !s.takeIDs(ids) {
+		return reasoning.Message{}
+	}
+	r, c := s.scratch()
+	s.live.feed(d.Text, s.backed, s.out)
+	return s.joined(r, c)
+}
+
+func (s *shell) Finish() reasoning.Message {
+	if !s.finish() {
+		return reasoning.Message{}
+	}
+	r, c := s.scratch()
+	s.live.finish(s.out)
+	return message(r, c)
+}
+
+// IsReasoningEnd walks ids from where the response starts and asks the
+// grammar whether reasoning is over (see grammar.ended), or lets the
+// grammar look back from the end (idEnder). Without a tokenizer no marker
+// can be seen: the answer is where the response starts.
+func (s *shell) IsReasoningEnd(ids []int) bool {
+	switch {
+	case s.tok == nil:
+		return s.initial.ended()
+	case s.lookBack:
+		ans, _ := s.initial.(idEnder).endFromIDs(s.tok, s.single, ids)
+		return ans
+	}
+	d := s.fresh(false)
+	for i := range ids {
+		s.feedID(d, ids, i, discard)
+	}
+	return d.g.ended()
+}
+
+// IsReasoningEndStreaming answers as IsReasoningEnd(ids) does, where delta
+// is the newest part of ids. Called for the consecutive deltas of one
+// sequence, it reads only the newest delta: it goes on from the walk it
+// left. When every marker is one token it also remembers its answer for
+// every length it has seen, so that a sequence cut back (speculative
+// decoding) and grown again by IDs that hold no marker costs no more.
+func (s *shell) IsReasoningEndStreaming(ids, delta []int) bool {
+	if s.tok == nil {
+		return s.initial.ended()
+	}
+	from := max(0, len(ids)-len(delta))
+	m := &s.memo
+	if s.allOne && !s.holdsMarker(ids[from:]) {
+		if ans, ok := m.at(from); ok { // a delta without a marker keeps the answer
+			m.cut(from)
+			m.fill(len(ids), ans)
+			switch {
+			case m.walk == nil:
+			case m.n == from:
+				s.walkOn(ids)
+			default: // the walk read IDs that were cut back
+				m.walk = nil
+			}
+			return ans
+		}
+	}
+	var ans bool
+	switch {
+	case s.lookBack:
+		ans = s.IsReasoningEnd(ids)
+	case m.walk != nil && m.n == from:
+		ans = s.walkOn(ids)
+	default:
+		m.walk, m.n = s.fresh(false), 0
+		ans = s.walkOn(ids)
+	}
+	if s.allOne && len(ids) > 0 {
+		m.cut(len(ids)) // the lengths inside delta stay unknown
+		m.set(len(ids), ans)
+	}
+	return ans
+}
+
+// walkOn feeds the memo's walk the IDs after the n it has read, and returns
+// its answer.
+func (s *shell) walkOn(ids []int) bool {
+	m := &s.memo
+	for i := m.n; i < len(ids); i++ {
+		s.feedID(m.walk, ids, i, discard)
+	}
+	m.n = len(ids)
+	return m.walk.g.ended()
+}
+
+// holdsMarker reports whether ids hold a single-token marker or the turn
+// boundary.
+func (s *shell) holdsMarker(ids []int) bool {
+	for _, id := range ids {
+		if s.boundary(id) {
+			return true
+		}
+		for _, one := range s.single {
+			if one == id && one >= 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// boundary reports whether id is the turn boundary.
+func (s *shell) boundary(id int) bool { return id == s.turn && id >= 0 }
+
+// ExtractContentIDs returns the content IDs after the last reasoning span
+// (or turn) began, as the text split gives them (see grammar.epoch): nil
+// while reasoning has not ended, all of ids without a tokenizer when the
+// response starts after reasoning.
+func (s *shell) ExtractContentIDs(ids []int) []int {
+	if !s.IsReasoningEnd(ids) {
+		return nil
+	}
+	if s.tok == nil {
+		return ids
+	}
+	content, epoch := []int{}, s.initial.epoch()
+	g := s.credit(ids, func(g grammar, id int, ph phase) {
+		if e := g.epoch(); e != epoch {
+			content, epoch = content[:0], e
+		}
+		if ph == phaseContent {
+			content = append(content, id)
+		}
+	})
+	if g.epoch() != epoch { // a span began after the last content
+		content = content[:0]
+	}
+	return content
+}
+
+// CountReasoningTokens counts the tokens of ids whose text the split puts
+// in reasoning, starting where the response starts: pass the output's IDs.
+func (s *shell) CountReasoningTokens(ids []int) int {
+	if s.tok == nil {
+		return 0
+	}
+	n := 0
+	s.credit(ids, func(_ grammar, _ int, ph phase) {
+		if ph == phaseReasoning {
+			n++
+		}
+	})
+	return n
+}
+
+// feedID feeds token i of ids to d, as its decoded text, where a
+// single-token marker counts only as that very token; the turn boundary
+// starts a new turn instead (see newTurn).
+func (s *shell) feedID(d *driver, ids []int, i int, out emitter) {
+	id, text := ids[i], s.tok.Decode(ids[i:i+1])
+	if s.boundary(id) {
+		s.newTurn(d, len(text), out)
+		return
+	}
+	start := d.fed
+	d.feed(text, func(k, at int) bool {
+		one := s.single[k]
+		return one < 0 || id == one && at == start && len(text) == len(d.markers[k])
+	}, out)
+}
+
+// newTurn ends the output at the turn boundary, n bytes of text that
+// belong to no section, and starts the grammar's next turn after it.
+func (s *shell) newTurn(d *driver, n int, out emitter) {
+	d.finish(out)
+	d.g.(turnTaker).newTurn()
+	pos, fed := d.pos, d.fed
+	d.reset(d.g, d.markers)
+	d.pos, d.fed = pos+n, fed+n
+}
+
+// credit walks ids from where the response starts, as creditTokens does,
+// and calls visit with the grammar, each token and every section its text
+// falls in, in order (a token whose text falls in both is visited for
+// each). It returns the grammar at the end of the output.
+func (s *shell) credit(ids []int, visit func(g grammar, id int, ph phase)) grammar {
+	w := &idWalk{s: s, d: s.fresh(false), ids: ids}
+	creditTokens(s.tok, ids, s.spec.markers, s.single, w, func(id int, ph phase) { visit(w.d.g, id, ph) })
+	return w.d.g
+}
+
+// idWalk is the textMachine creditTokens runs: a driver fed token by
+// token, which knows the token it is fed, so as to start a new turn at the
+// boundary.
+type idWalk struct {
+	s   *shell
+	d   *driver
+	ids []int
+	i   int // the token fed next
+}
+
+func (w *idWalk) feed(text string, accept func(k, at int) bool, out emitter) {
+	id := w.ids[w.i]
+	w.i++
+	if w.s.boundary(id) {
+		w.s.newTurn(w.d, len(text), out)
+		return
+	}
+	w.d.feed(text, accept, out)
+}
+
+func (w *idWalk) finish(out emitter) { w.d.finish(out) }
+
+// segmentsOf makes a shell a reasoning.Segmenter.
+type segmentsOf struct{ s *shell }
+
+func (x segmentsOf) Segments() []reasoning.Segment {
+	return x.s.live.g.(segmented).segments().take()
+}
+
+func (x segmentsOf) ExtractSegments(output string) []reasoning.Segment {
+	d := x.s.fresh(true)
+	collectText(d, output)
+	return d.g.(segmented).segments().take()
+}
+
+// endIDsOf makes a shell a reasoning.EndMarker.
+type endIDsOf struct{ s *shell }
+
+// EndIDs returns the IDs that end reasoning (reasoning.EndMarker), for a
+// Gate's thinking budget; nil without a tokenizer.
+func (x endIDsOf) EndIDs() []int { return x.s.endIDs }
+
+// endCheck is what IsReasoningEndStreaming remembers: the walk of the IDs it
+// saw last, and its answer for each length of the sequence (endMemo).
+type endCheck struct {
+	walk *driver // a walk of the first n IDs, or nil
+	n    int
+	endMemo
+}
+
+// segmentBuilder gathers a grammar's segments (reasoning.Segmenter): the
+// pieces produced and not yet taken, and the text of the open segment.
+type segmentBuilder struct {
+	off  bool                // drop segment text (Extract and the ID walks)
+	segs []reasoning.Segment // pieces produced and not yet taken, but for the open segment's text
+	cur  reasoning.Segment   // the open segment, without its text
+	open bool                // a segment has begun and not ended
+	n    int                 // segments begun
+	// The open segment's text not taken yet: one piece as it came (one),
+	// more gathered in buf.
+	one string
+	buf []byte
+	// slab joins the segments' text, and what else the grammar joins (a
+	// header's pieces): one slab per response, since each grows by
+	// doubling.
+	slab marker.Slab
+}
+
+// clone returns a copy of b that shares no memory with it.
+func (b *segmentBuilder) clone() segmentBuilder {
+	c := *b
+	c.segs, c.buf, c.slab = nil, nil, marker.Slab{}
+	return c
+}
+
+// begin opens the next segment, ending the open one.
+func (b *segmentBuilder) begin(channel, recipient, contentType string) {
+	b.end()
+	b.cur = reasoning.Segment{Index: b.n, Channel: channel, Recipient: recipient, ContentType: contentType}
+	b.open = true
+	b.n++
+}
+
+// add adds s to the open segment's text.
+func (b *segmentBuilder) add(s string) {
+	switch {
+	case b.off || s == "":
+	case b.one == "" && len(b.buf) == 0:
+		b.one = s
+	case b.one != "":
+		b.buf = append(append(b.buf[:0], b.one...), s...)
+		b.one = ""
+	default:
+		b.buf = append(b.buf, s...)
+	}
+}
+
+// end ends the open segment, if any.
+func (b *segmentBuilder) end() {
+	if !b.open {
+		return
+	}
+	b.open = false
+	if !b.off {
+		b.piece(true)
+	}
+}
+
+// piece adds the open segment's text gathered so far to segs, as a piece
+// that is its last when done.
+func (b *segmentBuilder) piece(done bool) {
+	s := b.one
+	if len(b.buf) > 0 {
+		start := b.slab.Begin(len(b.buf))
+		b.slab.Write(b.buf)
+		s = b.slab.End(start)
+	}
+	b.one, b.buf = "", b.buf[:0]
+	seg := b.cur
+	seg.Text, seg.Done = s, done
+	b.segs = append(b.segs, seg)
+}
+
+// take returns the segment pieces produced since the last call, adjacent
+// pieces of one segment merged.
+func (b *segmentBuilder) take() []reasoning.Segment {
+	if b.open && (b.one != "" || len(b.buf) > 0) {
+		b.piece(false)
+	}
+	if len(b.segs) == 0 {
+		return nil
+	}
+	var out []reasoning.Segment
+	for _, s := range b.segs {
+		if n := len(out); n > 0 && out[n-1].Index == s.Index && !out[n-1].Done {
+			out[n-1].Text += s.Text
+			out[n-1].Done = s.Done
+			continue
+		}
+		out = append(out, s)
+	}
+	b.segs = b.segs[:0]
+	return out
+}
+
+// maxHeader bounds the text a grammar holds back as a header (or what may
+// be one): real headers are a few dozen bytes.
+const maxHeader = 256
+
+// heldText is text a grammar holds back while it cannot tell yet where it
+// goes (a header waiting for its end): pieces of the output with their
+// offsets, at most about maxHeader bytes (see full).
+type heldText struct {
+	ps []piece
+	n  int // bytes in ps
+}
+
+// full reports whether h holds more than maxHeader bytes: too many for a
+// header.
+func (h *heldText) full() bool { return h.n > maxHeader }
+
+func (h *heldText) add(s string, at int) {
+	h.ps = append(h.ps, piece{s, at})
+	h.n += len(s)
+}
+
+// release sends the held text to out in section ph, and empties h.
+func (h *heldText) release(ph phase, out emitter) {
+	for _, p := range h.ps {
+		out(ph, p.s, p.at)
+	}
+	h.reset()
+}
+
+func (h *heldText) reset() { h.ps, h.n = h.ps[:0], 0 }
+
+// join returns the held text in one string, joined in slab when it is
+// more than one piece; prefix goes first.
+func (h *heldText) join(prefix string, slab *marker.Slab) string {
+	if prefix == "" && len(h.ps) == 1 {
+		return h.ps[0].s
+	}
+	start := slab.Begin(len(prefix) + h.n)
+	slab.WriteString(prefix)
+	for _, p := range h.ps {
+		slab.WriteString(p.s)
+	}
+	return slab.End(start)
+}
+
+// String returns the held text, for a prompt's header (rare: allocates).
+func (h *heldText) String() string {
+	var b strings.Builder
+	for _, p := range h.ps {
+		b.WriteString(p.s)
+	}
+	return b.String()
+}
+
+// trailingSpace holds the trailing whitespace of reasoning until more
+// reasoning comes: reasoning never ends in whitespace.
+type trailingSpace struct{ ws []piece }
+
+// reasoning sends s, reasoning at offset at, to out, holding back its
+// trailing whitespace.
+func (t *trailingSpace) reasoning(s string, at int, out emitter) {
+	body := strings.TrimRight(s, " \t\r\n")
+	if body == "" {
+		t.ws = append(t.ws, piece{s, at})
+		return
+	}
+	for _, w := range t.ws {
+		out(phaseReasoning, w.s, w.at)
+	}
+	t.ws = t.ws[:0]
+	out(phaseReasoning, body, at)
+	if len(body) < len(s) {
+		t.ws = append(t.ws, piece{s[len(body):], at + len(body)})
+	}
+}
+
+// drop forgets the held whitespace: reasoning ended.
+func (t *trailingSpace) drop() { t.ws = t.ws[:0] }
