@@ -21,7 +21,7 @@
 //	granite_thinking_parser  <think>…</think> as nemotron_v3, <tool_call> ends reasoning, leading content newlines dropped; enable_thinking (on)
 //	hf                       markers and start from the model's response_template metadata, read from a tokenizer.Configured (content when no prompt says otherwise); enable_thinking decides the end check (response_template)
 //	holo2                    as deepseek_v3, thinking on by default
-//	hunyuan_a13b             <think>\n…\n</think>\n<answer>\n…\n</answer>, newlines optional, wrapper dropped, starts in content; its own phase machine (hunyuan)
+//	hunyuan_a13b             <think>\n…\n</think>\n<answer>\n…\n</answer>, newlines optional, wrapper dropped, starts in content (hunyuan)
 //	hy_v3                    <think{suffix}>…</think{suffix}>, suffix from tokenizer_config token_suffix; reasoning_effort (default "no_think" → identity)
 //	hy_v4                    as hy_v3, suffix from the vocabulary's structural tokens; reasoning_effort (default "high"; "no_think" → identity)
 //	identity                 no reasoning: everything is content

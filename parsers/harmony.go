@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/reasoning-go/reasoning"
+	"github.com/reasoning-go/reasoning/internal/catalog"
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
@@ -341,6 +342,12 @@ func newHarmony(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser
 	return buildHarmony(tok, cfg, false)
 }
 
+func init() {
+	register("openai_gptoss", newHarmony, harmonyEntry, about{engine: vllm,
+		summary: "Harmony channels: `analysis` is reasoning, `final` and plain `commentary` content, messages with a recipient segments",
+		aliases: []string{"gpt_oss"}})
+}
+
 // newBeam builds the "beam" parser (Dynamo's gpt-oss parser): Harmony as
 // "openai_gptoss", but a tool call goes to content whole — header,
 // <|message|>, body and terminator — for a Harmony tool parser to read, as
@@ -354,6 +361,11 @@ func newHarmony(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser
 // text.
 func newBeam(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	return buildHarmony(tok, cfg, true)
+}
+
+func init() {
+	register("beam", newBeam, harmonyEntry, about{engine: dynamo,
+		summary: "Harmony, as `openai_gptoss`; tool calls kept whole in content"})
 }
 
 func buildHarmony(tok tokenizer.Tokenizer, cfg reasoning.Config, rawTools bool) (reasoning.Parser, error) {
@@ -433,3 +445,6 @@ func finalBegins(tok tokenizer.Tokenizer, single, ids []int, c int) bool {
 	}
 	return false
 }
+
+// harmonyEntry describes Harmony's names for the registry-wide tests.
+var harmonyEntry = catalog.Entry{Markers: harmonyMarkers, Headers: true}

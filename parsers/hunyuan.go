@@ -222,7 +222,7 @@ func (g *hyGrammar) end(out emitter) {
 var hunyuanSpec = machineSpec{markers: hyMarkers, textOnly: true, turn: hyTurnEnd}
 
 // hunyuanEntry describes hunyuan_a13b for the registry-wide tests.
-var hunyuanEntry = catalog.Entry{Markers: hyMarkers, Boundaries: []string{hyTurnEnd}, StripsSpace: true}
+var hunyuanEntry = catalog.Entry{Markers: hyMarkers, Boundaries: []string{hyTurnEnd}, StripsSpace: true, MarkersAreText: true}
 
 // newHunyuanA13B builds the "hunyuan_a13b" parser (vLLM
 // HunyuanA13BReasoningParser), also registered as "hunyuan", SGLang's name.
@@ -278,6 +278,12 @@ var hunyuanEntry = catalog.Entry{Markers: hyMarkers, Boundaries: []string{hyTurn
 // reasoning, and it keeps the newlines and the <answer> tags in the content.
 func newHunyuanA13B(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	return newShell(&hunyuanSpec, tok, newHYGrammar(hunyuanStart(tok, cfg)))
+}
+
+func init() {
+	register("hunyuan_a13b", newHunyuanA13B, hunyuanEntry, about{engine: vllm,
+		summary: "`<think>\\n`…`\\n</think>\\n<answer>\\n`…`\\n</answer>`, newlines optional, wrapper dropped, starts in content",
+		opens:   []string{thinkOpen}, closes: []string{thinkClose}, aliases: []string{"hunyuan"}})
 }
 
 // hunyuanStart applies spec policy 4 and WithForceReasoning.

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/reasoning-go/reasoning"
+	"github.com/reasoning-go/reasoning/internal/catalog"
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
@@ -208,4 +209,9 @@ func inklingStart(cfg reasoning.Config, tok tokenizer.Tokenizer) *inklingGrammar
 // inkling pass tool blocks through verbatim, as here.
 func newInkling(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	return newShell(&inklingSpec, tok, inklingStart(cfg, tok))
+}
+
+func init() {
+	register("inkling", newInkling, catalog.Entry{Markers: inklingMarkers, Headers: true, StripsSpace: true}, about{engine: vllm,
+		summary: "typed content blocks: `<|content_thinking|>` is reasoning; text, tool-text and tool-error blocks content, tool JSON kept in content"})
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/reasoning-go/reasoning"
+	"github.com/reasoning-go/reasoning/internal/catalog"
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
@@ -571,6 +572,12 @@ func newMuseGlimmer(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Pa
 	return buildMuse(tok, cfg, true)
 }
 
+func init() {
+	register("muse_glimmer", newMuseGlimmer, museEntry, about{engine: vllm,
+		summary: "recipient-routed channels: `to=self` is reasoning, `to=user` content, tool calls to content",
+		aliases: []string{"muse"}})
+}
+
 // newMuseSpark builds the "muse_spark" parser (Dynamo's name for Muse).
 //
 // Markers, starts in, thinking switch, truncation, repeats, streaming: as
@@ -589,6 +596,15 @@ func newMuseSpark(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Pars
 	return buildMuse(tok, cfg, false)
 }
 
+func init() {
+	register("muse_spark", newMuseSpark, museEntry, about{engine: dynamo,
+		summary: "as `muse_glimmer`, tool calls as segments",
+		aliases: []string{"muse_spark_open"}})
+}
+
 func buildMuse(tok tokenizer.Tokenizer, cfg reasoning.Config, handOff bool) (reasoning.Parser, error) {
 	return newShell(&museSpec, tok, museStartOf(cfg, tok, handOff))
 }
+
+// museEntry describes Muse's names for the registry-wide tests.
+var museEntry = catalog.Entry{Markers: museMarkers, Headers: true}

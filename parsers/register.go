@@ -22,32 +22,10 @@ const (
 // writes the table of contents in doc.go and the README from it), the
 // doctor, the fuzz targets and ResolveThinking read them from there.
 // ("gemma-4" is an alias of its own: it normalises to gemma_4, not gemma4.
-// "kimi-k3" and "deepseek-v4" need none: '-' and '_' are equal.)
-//
-// The channel families below register here until their files move onto
-// the machine driver.
-//
+// "kimi-k3" and "deepseek-v4" need none: '-' and '_' are equal.) This file
+// holds what those calls share.
+
 //go:generate go run ../internal/gendocs -root ..
-func init() {
-	harmonyEntry := catalog.Entry{Markers: harmonyMarkers, Headers: true}
-	museEntry := catalog.Entry{Markers: museMarkers, Headers: true}
-	register("beam", newBeam, harmonyEntry, about{engine: dynamo,
-		summary: "Harmony, as `openai_gptoss`; tool calls kept whole in content"})
-	register("hunyuan_a13b", newHunyuanA13B, hunyuanEntry, about{engine: vllm,
-		summary: "`<think>\\n`…`\\n</think>\\n<answer>\\n`…`\\n</answer>`, newlines optional, wrapper dropped, starts in content; its own phase machine",
-		opens:   []string{thinkOpen}, closes: []string{thinkClose}, aliases: []string{"hunyuan"}})
-	register("inkling", newInkling, catalog.Entry{Markers: inklingMarkers, Headers: true, StripsSpace: true}, about{engine: vllm,
-		summary: "typed content blocks: `<|content_thinking|>` is reasoning; text, tool-text and tool-error blocks content, tool JSON kept in content"})
-	register("muse_glimmer", newMuseGlimmer, museEntry, about{engine: vllm,
-		summary: "recipient-routed channels: `to=self` is reasoning, `to=user` content, tool calls to content",
-		aliases: []string{"muse"}})
-	register("muse_spark", newMuseSpark, museEntry, about{engine: dynamo,
-		summary: "as `muse_glimmer`, tool calls as segments",
-		aliases: []string{"muse_spark_open"}})
-	register("openai_gptoss", newHarmony, harmonyEntry, about{engine: vllm,
-		summary: "Harmony channels: `analysis` is reasoning, `final` and plain `commentary` content, messages with a recipient segments",
-		aliases: []string{"gpt_oss"}})
-}
 
 // about is what a registration says of a name besides its catalog entry.
 type about struct {

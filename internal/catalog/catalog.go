@@ -21,6 +21,10 @@ type Entry struct {
 	SwitchKeys  []string // the chat_template_kwargs keys the thinking switch reads
 	Boundaries  []string // turn markers at which the ID-level end check stops (single tokens only)
 	StripsSpace bool     // the family drops some whitespace next to its markers
+	// MarkersAreText says the family matches its markers in text even when
+	// deltas carry IDs (Hunyuan A13B's, which no vocabulary has as special
+	// tokens): IDs change nothing.
+	MarkersAreText bool
 	Prefix      string   // text the family puts before the content (minimax_m2_append_think's "<think>")
 	Headers     bool     // the family drops header text besides its markers (Harmony's roles, channels, recipients)
 	// Tails are markers the family drops together with the run of

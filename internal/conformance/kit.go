@@ -36,18 +36,11 @@ func KitConfig(name string, e catalog.Entry) reasoningtest.Config {
 		ContentPrefix: e.Prefix,
 		DropsHeaders:  e.Headers,
 		Tails:         tails,
-		// catalog.Entry does not record it yet: hunyuan_a13b's doc says
-		// its split is decided on the text even when deltas carry IDs.
-		MarkersAreText: textMarkers[name],
+		MarkersAreText: e.MarkersAreText,
 		Adapt:          func(tok tokenizer.Tokenizer) tokenizer.Tokenizer { return Tokenizer(name, tok) },
 		Seed:           seed(name),
 	}
 }
-
-// textMarkers are the names whose markers are ordinary text in every
-// vocabulary, so that IDs do not change their split (reasoningtest's
-// Config.MarkersAreText).
-var textMarkers = map[string]bool{"hunyuan_a13b": true}
 
 // entry returns the catalog entry of a registered name, failing tb when it
 // has none.
