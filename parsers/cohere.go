@@ -22,7 +22,7 @@ const (
 )
 
 // cohereSpaces is the whitespace Cohere's parsing trims.
-const cohereSpaces = " \t\r\n"
+const cohereSpaces = spaces
 
 // cohereCiteSources is what follows a citation's closing marker: tool call
 // and result indices, then ">".

@@ -295,7 +295,7 @@ func hunyuanStart(tok tokenizer.Tokenizer, cfg reasoning.Config) hyStart {
 		return hyStart{phase: hyBefore}
 	}
 	tail := promptTail(cfg, tok, 32) // enough tokens for any marker and its newlines
-	trimmed := strings.TrimRight(tail, " \t\r\n")
+	trimmed := strings.TrimRight(tail, spaces)
 	// skip returns how many of want newlines after a marker at the end of
 	// the prompt are still to come: none if other whitespace follows it.
 	skip := func(want int) int {

@@ -692,7 +692,7 @@ type trailingSpace struct{ ws []piece }
 // reasoning sends s, reasoning at offset at, to out, holding back its
 // trailing whitespace.
 func (t *trailingSpace) reasoning(s string, at int, out emitter) {
-	body := strings.TrimRight(s, " \t\r\n")
+	body := strings.TrimRight(s, spaces)
 	if body == "" {
 		t.ws = append(t.ws, piece{s, at})
 		return
@@ -709,3 +709,111 @@ func (t *trailingSpace) reasoning(s string, at int, out emitter) {
 
 // drop forgets the held whitespace: reasoning ended.
 func (t *trailingSpace) drop() { t.ws = t.ws[:0] }
+
+// endMemo is what IsReasoningEndStreaming remembers: its answer for each
+// length of the sequence.
+type endMemo struct {
+	answers []int8 // answers[n-1]: the answer for the first n IDs; -1 where not known
+}
+
+// at returns the answer for the first n IDs, if known.
+func (m *endMemo) at(n int) (ended, ok bool) {
+	if n == 0 || n > len(m.answers) || m.answers[n-1] < 0 {
+		return false, false
+	}
+	return m.answers[n-1] == 1, true
+}
+
+// cut forgets the answers beyond the first n IDs and marks those not known
+// up to n.
+func (m *endMemo) cut(n int) {
+	for len(m.answers) < n {
+		m.answers = append(m.answers, -1)
+	}
+	m.answers = m.answers[:n]
+}
+
+// fill records answer for every length up to n.
+func (m *endMemo) fill(n int, answer bool) {
+	v := int8(0)
+	if answer {
+		v = 1
+	}
+	for len(m.answers) < n {
+		m.answers = append(m.answers, v)
+	}
+}
+
+// set records answer for the first n IDs (n > 0, at most as many as known
+// or marked).
+func (m *endMemo) set(n int, answer bool) {
+	m.answers[n-1] = 0
+	if answer {
+		m.answers[n-1] = 1
+	}
+}
+
+// A textMachine splits text fed piece by piece into sections, reporting
+// each piece with its offset: the think-tag machine and the driver.
+type textMachine interface {
+	feed(text string, accept func(k, at int) bool, out emitter)
+	finish(out emitter)
+}
+
+// creditTokens runs m over the decoded text of ids, one token at a time,
+// and calls visit with each token and every section its text falls in, in
+// order. single[k] is marker k's ID when the marker is one token, else -1:
+// such a marker counts only as that very token.
+func creditTokens(tok tokenizer.Tokenizer, ids []int, markers []string, single []int, m textMachine, visit func(id int, ph phase)) {
+	t := tokenText{tok: tok, ids: ids}
+	done := [2]int{-1, -1} // by section: the last token visited for it
+	out := func(ph phase, text string, at int) {
+		first, last := t.tokens(at, at+len(text))
+		for i := max(first, done[ph]+1); i <= last; i++ {
+			visit(ids[i], ph)
+		}
+		done[ph] = max(done[ph], last)
+	}
+	accept := func(k, at int) bool {
+		if single[k] < 0 {
+			return true
+		}
+		first, last := t.tokens(at, at+len(markers[k]))
+		return first == last && ids[last] == single[k] // else its characters, typed as other tokens
+	}
+	for i := range ids {
+		m.feed(t.feed(i), accept, out)
+	}
+	m.finish(out)
+}
+
+// tokenText follows the decoded text of a run of tokens: where each token's
+// text begins, so that a byte range of the text maps back to tokens.
+type tokenText struct {
+	tok   tokenizer.Tokenizer
+	ids   []int
+	start []int // start[i] is the offset of token i's text; start[len] the end so far
+}
+
+// feed decodes token i, records where its text begins and returns the text.
+func (t *tokenText) feed(i int) string {
+	s := t.tok.Decode(t.ids[i : i+1])
+	if len(t.start) == 0 {
+		t.start = append(t.start, 0)
+	}
+	t.start = append(t.start, t.start[len(t.start)-1]+len(s))
+	return s
+}
+
+// tokens returns the tokens whose text overlaps the bytes [a, b).
+func (t *tokenText) tokens(a, b int) (first, last int) {
+	last = len(t.start) - 2
+	for last > 0 && t.start[last] >= b {
+		last--
+	}
+	first = last
+	for first > 0 && t.start[first] > a {
+		first--
+	}
+	return first, last
+}

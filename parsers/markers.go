@@ -8,3 +8,6 @@ const (
 	chatMLStart  = "<|im_start|>"
 	chatMLEnd    = "<|im_end|>"
 )
+
+// spaces is the whitespace the families trim next to their markers.
+const spaces = " \t\r\n"

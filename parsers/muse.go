@@ -442,9 +442,9 @@ func (g *museGrammar) startHeader(afterStart bool) {
 // word that begins with "to=", without it; "" when none does.
 func recipientOf(header string) string {
 	for header != "" {
-		header = strings.TrimLeft(header, " \t\r\n")
+		header = strings.TrimLeft(header, spaces)
 		word := header
-		if i := strings.IndexAny(header, " \t\r\n"); i >= 0 {
+		if i := strings.IndexAny(header, spaces); i >= 0 {
 			word, header = header[:i], header[i:]
 		} else {
 			header = ""

@@ -150,12 +150,11 @@ type tagFamily struct {
 	bits    [kinds]uint64           // by kind: the markers of that kind, as a mask
 	act     [structures]uint64      // by structure: the markers that count there
 	moves   [structures][kinds]move // by structure and kind: what a marker does there
-	spaces  string                  // whitespace for trimReasoning
 }
 
 // newTagFamilyErr prepares spec, or says why its markers cannot be watched.
 func newTagFamilyErr(spec tagSpec) (*tagFamily, error) {
-	f := &tagFamily{tagSpec: spec, spaces: " \t\r\n"}
+	f := &tagFamily{tagSpec: spec}
 	add := func(k markerKind, ss ...string) {
 		for _, s := range ss {
 			f.bits[k] |= 1 << len(f.markers)
@@ -307,14 +306,15 @@ type machine struct {
 	fam   *tagFamily
 	state tagState
 	sc    marker.Scanner
-	pos   int     // offset of the next byte the scanner returns
-	ws    []piece // trailing reasoning whitespace held back (trimReasoning)
-	lab   []piece // the start of a block held while it may be the label (label)
-	labn  int     // bytes in lab
+	pos   int           // offset of the next byte the scanner returns
+	ws    trailingSpace // trailing reasoning whitespace held back (trimReasoning)
+	lab   heldText      // the start of a block held while it may be the label (label)
 }
 
 func (m *machine) reset(f *tagFamily, s tagState) {
-	m.fam, m.state, m.pos, m.ws, m.lab, m.labn = f, s, 0, m.ws[:0], m.lab[:0], 0
+	m.fam, m.state, m.pos = f, s, 0
+	m.ws.drop()
+	m.lab.reset()
 	m.sc.Reset(f.markers)
 	m.sc.SetActive(f.active(s))
 }
@@ -345,7 +345,7 @@ func (m *machine) feed(text string, accept func(k, at int) bool, out emitter) {
 			m.settleLabel(out) // the block ends, or another begins
 		}
 		if next.phase != m.state.phase {
-			m.ws = m.ws[:0] // reasoning ended: its trailing whitespace goes
+			m.ws.drop() // reasoning ended: its trailing whitespace goes
 		}
 		if keep {
 			out(phaseContent, mk, at)
@@ -360,7 +360,7 @@ func (m *machine) feed(text string, accept func(k, at int) bool, out emitter) {
 func (m *machine) finish(out emitter) {
 	m.text(m.sc.Flush(), out)
 	m.settleLabel(out)
-	m.ws = m.ws[:0]
+	m.ws.drop()
 }
 
 // text emits s, the next bytes of the output.
@@ -420,19 +420,7 @@ func (m *machine) emit(s string, at int, out emitter) {
 	}
 	switch {
 	case m.state.phase == phaseReasoning && m.fam.trimReasoning:
-		body := strings.TrimRight(s, m.fam.spaces)
-		if body == "" {
-			m.ws = append(m.ws, piece{s, at})
-			return
-		}
-		for _, w := range m.ws {
-			out(phaseReasoning, w.s, w.at)
-		}
-		m.ws = m.ws[:0]
-		out(phaseReasoning, body, at)
-		if len(body) < len(s) {
-			m.ws = append(m.ws, piece{s[len(body):], at + len(body)})
-		}
+		m.ws.reasoning(s, at, out)
 	default:
 		out(m.state.phase, s, at)
 	}
@@ -443,18 +431,18 @@ func (m *machine) emit(s string, at int, out emitter) {
 // complete, nothing while s may still be part of it, and all of s (after
 // the text held so far) when the block does not begin with it.
 func (m *machine) label(s string, at int, out emitter) (string, int) {
-	want := m.fam.label[m.labn:]
+	want := m.fam.label[m.lab.n:]
 	n := 0
 	for n < len(s) && n < len(want) && s[n] == want[n] {
 		n++
 	}
 	switch {
 	case n == len(want): // the whole label: dropped
-		m.lab, m.labn, m.state.labeling = m.lab[:0], 0, false
+		m.lab.reset()
+		m.state.labeling = false
 		return s[n:], at + n
 	case n == len(s): // a prefix of the label so far: held
-		m.lab = append(m.lab, piece{s, at})
-		m.labn += n
+		m.lab.add(s, at)
 		return "", at
 	}
 	m.releaseLabel(out)
@@ -468,8 +456,9 @@ func (m *machine) settleLabel(out emitter) {
 	if !m.state.labeling {
 		return
 	}
-	if m.labn == len(strings.TrimRight(m.fam.label, m.fam.spaces)) {
-		m.lab, m.labn, m.state.labeling = m.lab[:0], 0, false
+	if m.lab.n == len(strings.TrimRight(m.fam.label, spaces)) {
+		m.lab.reset()
+		m.state.labeling = false
 		return
 	}
 	m.releaseLabel(out)
@@ -479,10 +468,10 @@ func (m *machine) settleLabel(out emitter) {
 // not to begin with it.
 func (m *machine) releaseLabel(out emitter) {
 	m.state.labeling = false
-	for _, p := range m.lab {
+	for _, p := range m.lab.ps {
 		m.emit(p.s, p.at, out)
 	}
-	m.lab, m.labn = m.lab[:0], 0
+	m.lab.reset()
 }
 
 // thinkTag is one response's parser of a think-tag family.
@@ -633,7 +622,7 @@ func (f *tagFamily) replay(tok tokenizer.Tokenizer, cfg reasoning.Config) (s tag
 // must be its token there, not the same characters typed as ordinary tokens.
 func (f *tagFamily) fromPrompt(tok tokenizer.Tokenizer, cfg reasoning.Config, delims []tokenizer.Delimiter) (phase, bool) {
 	ends := func(d tokenizer.Delimiter) bool {
-		return strings.HasSuffix(strings.TrimRight(cfg.PromptText, " \t\r\n"), d.Text)
+		return strings.HasSuffix(strings.TrimRight(cfg.PromptText, spaces), d.Text)
 	}
 	if tok != nil && len(cfg.PromptIDs) > 0 {
 		ids := cfg.PromptIDs
@@ -642,7 +631,7 @@ func (f *tagFamily) fromPrompt(tok tokenizer.Tokenizer, cfg reasoning.Config, de
 		}
 		// A multi-token marker may share its last token with the whitespace
 		// after it (Llama 3 spells "</think>\n\n" as "</", "think", ">\n\n").
-		tail := strings.TrimRight(tok.Decode(ids[max(0, len(ids)-64):]), " \t\r\n") // enough tokens for any marker
+		tail := strings.TrimRight(tok.Decode(ids[max(0, len(ids)-64):]), spaces) // enough tokens for any marker
 		ends = func(d tokenizer.Delimiter) bool {
 			if d.Single() {
 				return len(ids) > 0 && ids[len(ids)-1] == d.IDs[0]
