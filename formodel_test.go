@@ -10,6 +10,7 @@ import (
 
 	"github.com/reasoning-go/reasoning"
 	_ "github.com/reasoning-go/reasoning/parsers"
+	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
 // forModelCases holds a model for every entry of ForModel's table, in the
@@ -196,4 +197,23 @@ func ExampleForModel() {
 	// Qwen/Qwen3-30B-A3B-Thinking-2507: "qwen3_thinking" true
 	// deepseek-r1:14b: "deepseek_r1" true
 	// meta-llama/Llama-3.1-8B-Instruct: "" false
+}
+
+// TestForModelRegistry checks that ForModel reads the patterns a
+// registration declares, on any Registry, and that the most specific
+// pattern wins whatever the order of registration.
+func TestForModelRegistry(t *testing.T) {
+	f := func(tokenizer.Tokenizer, reasoning.Config) (reasoning.Parser, error) { return nil, nil }
+	for _, order := range [][]string{{"broad", "narrow"}, {"narrow", "broad"}} {
+		r := reasoning.NewRegistry()
+		for _, name := range order {
+			models := map[string][]string{"broad": {"acme"}, "narrow": {"acme*reasoner"}}[name]
+			require.NoError(t, r.RegisterInfo(reasoning.Info{Name: name, Models: models}, f))
+		}
+		for id, want := range map[string]string{"Acme/Acme-7B": "broad", "acme/ACME_7B_Reasoner": "narrow", "notacme-7b": ""} {
+			got, ok := r.ForModel(id)
+			assert.Equal(t, want, got, "order %v, ForModel(%q)", order, id)
+			assert.Equal(t, want != "", ok, "order %v, ForModel(%q)", order, id)
+		}
+	}
 }

@@ -32,6 +32,10 @@ type Info struct {
 	// switch reads. ResolveThinking writes its decision into each boolean
 	// one.
 	SwitchKeys []string
+	// Models are patterns of the model IDs this name serves, for
+	// ForModel: Hugging Face IDs ("qwen3"), case-folded, with '-' for '_'
+	// and ' ', and '*' for any run of characters ("qwen3*thinking").
+	Models []string
 }
 
 // clone returns a copy of i that shares no slice with it.
@@ -40,6 +44,7 @@ func (i Info) clone() Info {
 	i.Markers, i.Opens, i.Closes, i.Tools = slices.Clone(i.Markers), slices.Clone(i.Opens), slices.Clone(i.Closes), slices.Clone(i.Tools)
 	i.InertTools = slices.Clone(i.InertTools)
 	i.SwitchKeys = slices.Clone(i.SwitchKeys)
+	i.Models = slices.Clone(i.Models)
 	return i
 }
 

@@ -55,6 +55,9 @@ type snapshot struct {
 	// and every name's SwitchKeys but thinking_mode and reasoning_effort,
 	// sorted, each once.
 	bools []string
+	// models are every name's Models patterns, most specific first (see
+	// ForModel).
+	models []modelEntry
 }
 
 type entry struct {
@@ -130,6 +133,11 @@ func (r *Registry) register(info Info, f Factory) error {
 		}
 	}
 	slices.Sort(next.bools)
+	next.models = slices.Clone(old.models)
+	for _, p := range info.Models {
+		next.models = append(next.models, modelEntry{pattern: normalizeModelID(p), name: name})
+	}
+	sortModels(next.models)
 	r.snap.Store(next)
 	return nil
 }

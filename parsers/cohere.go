@@ -95,7 +95,7 @@ func newCohereCommand3(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning
 }
 
 func init() {
-	register("cohere_command3", newCohereCommand3, cohereCommand3Family.entry(), about{engine: vllm,
+	register("cohere_command3", newCohereCommand3, cohereCommand3Family.entry(), about{engine: vllm, models: []string{"command-a-reasoning"},
 		summary: "`<|START_THINKING|>`…`<|END_THINKING|>`, starts in content; answer markers and citations dropped, actions kept"})
 }
 
@@ -142,6 +142,6 @@ func newCohereCommand4(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning
 }
 
 func init() {
-	register("cohere_command4", newCohereCommand4, cohereCommand4Family.entry(), about{engine: vllm,
+	register("cohere_command4", newCohereCommand4, cohereCommand4Family.entry(), about{engine: vllm, models: []string{"command-a-plus"},
 		summary: "as `cohere_command3`, `<|START_TEXT|>` answers too; starts in reasoning"})
 }

@@ -51,7 +51,7 @@ func newDeepSeekR1(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Par
 }
 
 func init() {
-	register("deepseek_r1", newDeepSeekR1, deepseekR1Family.entry(), about{engine: vllm,
+	register("deepseek_r1", newDeepSeekR1, deepseekR1Family.entry(), about{engine: vllm, models: []string{"deepseek-r1", "qwq", "nemotron-nano*v2", "phi-4*reasoning", "phi4*reasoning"},
 		summary: "`<think>`…`</think>`, starts in reasoning, one block",
 		inert:   []string{deepseekToolCalls}, aliases: []string{"nemotron_nano", "deepseek_v3_1", "deepseek_v3_2"}})
 }
@@ -83,7 +83,7 @@ func newDeepSeekV3(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Par
 }
 
 func init() {
-	register("deepseek_v3", newDeepSeekV3, deepseekV3Family.entry(), about{engine: vllm,
+	register("deepseek_v3", newDeepSeekV3, deepseekV3Family.entry(), about{engine: vllm, models: []string{"deepseek-v3"},
 		summary: "as `deepseek_r1` with `thinking`/`enable_thinking` on, else identity (default off)",
 		inert:   []string{deepseekToolCalls}})
 }
@@ -109,7 +109,7 @@ func newHolo2(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, 
 }
 
 func init() {
-	register("holo2", newHolo2, holo2Family.entry(), about{engine: vllm,
+	register("holo2", newHolo2, holo2Family.entry(), about{engine: vllm, models: []string{"holo2"},
 		summary: "as `deepseek_v3`, thinking on by default"})
 }
 
@@ -142,7 +142,7 @@ func newPoolsideV1(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Par
 }
 
 func init() {
-	register("poolside_v1", newPoolsideV1, poolsideFamily.entry(), about{engine: vllm,
+	register("poolside_v1", newPoolsideV1, poolsideFamily.entry(), about{engine: vllm, models: []string{"laguna"},
 		summary: "as `deepseek_v3` (default off), its end check stops at `<assistant>`"})
 }
 
@@ -191,7 +191,7 @@ func newDeepSeekV4(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Par
 }
 
 func init() {
-	register("deepseek_v4", newDeepSeekV4, deepseekV4Family.entry(), about{engine: vllm,
+	register("deepseek_v4", newDeepSeekV4, deepseekV4Family.entry(), about{engine: vllm, models: []string{"deepseek-v4", "deepseekv4"},
 		summary: "`<think>`…`</think>`, `<｜DSML｜tool_calls>` ends reasoning, blocks interleave; thinking on by default; `reasoning_effort` \"none\" turns it off (content; `<think>` still opens)",
 		aliases: []string{"deepseekv4"}})
 }
@@ -214,6 +214,6 @@ func newDeepSeekV41(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Pa
 }
 
 func init() {
-	register("deepseek_v41", newDeepSeekV41, deepseekV41Family.entry(), about{engine: vllm,
+	register("deepseek_v41", newDeepSeekV41, deepseekV41Family.entry(), about{engine: vllm, models: []string{"deepseek-v4.1", "deepseek-v41"},
 		summary: "as `deepseek_v4`, with the spaced `<｜DSML｜ calls>` opener"})
 }

@@ -45,6 +45,6 @@ func newErnie45(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser
 }
 
 func init() {
-	register("ernie45", newErnie45, ernie45Family.entry(), about{engine: vllm,
+	register("ernie45", newErnie45, ernie45Family.entry(), about{engine: vllm, models: []string{"ernie-4.5*thinking", "ernie-4.5-vl"},
 		summary: "`<think>`…`</think>`, starts in reasoning, `<response>` wrapper dropped, newlines after `</think>` dropped"})
 }

@@ -104,7 +104,7 @@ func init() {
 	// Gemma 4's spec has no switch, but its ID-level end check at a turn
 	// boundary reads enable_thinking. Its opener is named as the model
 	// writes it, with the label.
-	register("gemma4", newGemma4, gemma4Family.entry(), about{engine: vllm,
+	register("gemma4", newGemma4, gemma4Family.entry(), about{engine: vllm, models: []string{"gemma-4", "gemma4"},
 		summary: "`<|channel>thought\\n`…`<channel|>`, label dropped, `<|tool_call>` ends reasoning, starts in content; `enable_thinking` decides only the end check at a turn boundary",
 		opens:   []string{gemmaChannelOpen + gemmaThought}, keys: []string{"enable_thinking"}, aliases: []string{"gemma-4"}})
 }

@@ -41,7 +41,7 @@ func newGLM45(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, 
 }
 
 func init() {
-	register("glm45", newGLM45, glm45Family.entry(), about{engine: vllm,
+	register("glm45", newGLM45, glm45Family.entry(), about{engine: vllm, models: []string{"glm-4.1v*thinking", "glm-4.5", "glm-4.6", "glm-4.7", "glm-5"},
 		summary: "`<think>`…`</think>` interleaved blocks, `<tool_call>` ends reasoning; `thinking`/`enable_thinking` (on; off → identity)"})
 }
 
@@ -62,4 +62,6 @@ func init() { registerTag(glm47Family, about{engine: vllm, summary: "as `glm45`"
 // reasoning-only answer as content (B14).
 var ling3Family = newTagFamily(renamed(glm45Family, "ling3"))
 
-func init() { registerTag(ling3Family, about{engine: vllm, summary: "as `glm45`"}) }
+func init() {
+	registerTag(ling3Family, about{engine: vllm, models: []string{"ling-3"}, summary: "as `glm45`"})
+}

@@ -80,6 +80,6 @@ func newGranite(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser
 }
 
 func init() {
-	register("granite", newGranite, graniteFamily.entry(), about{engine: vllm,
+	register("granite", newGranite, graniteFamily.entry(), about{engine: vllm, models: []string{"granite-3.2", "granite-3.3", "granite3.2", "granite3.3"},
 		summary: `"Here is my thought process:" … "Here is my response:" (and "Here's"), plain text, starts in content`})
 }

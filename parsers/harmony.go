@@ -343,7 +343,7 @@ func newHarmony(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser
 }
 
 func init() {
-	register("openai_gptoss", newHarmony, harmonyEntry, about{engine: vllm,
+	register("openai_gptoss", newHarmony, harmonyEntry, about{engine: vllm, models: []string{"gpt-oss"},
 		summary: "Harmony channels: `analysis` is reasoning, `final` and plain `commentary` content, messages with a recipient segments",
 		aliases: []string{"gpt_oss"}})
 }

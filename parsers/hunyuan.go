@@ -281,7 +281,7 @@ func newHunyuanA13B(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Pa
 }
 
 func init() {
-	register("hunyuan_a13b", newHunyuanA13B, hunyuanEntry, about{engine: vllm,
+	register("hunyuan_a13b", newHunyuanA13B, hunyuanEntry, about{engine: vllm, models: []string{"hunyuan"},
 		summary: "`<think>\\n`…`\\n</think>\\n<answer>\\n`…`\\n</answer>`, newlines optional, wrapper dropped, starts in content",
 		opens:   []string{thinkOpen}, closes: []string{thinkClose}, aliases: []string{"hunyuan"}})
 }

@@ -89,7 +89,7 @@ func newHYV3(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, e
 }
 
 func init() {
-	register("hy_v3", newHYV3, hyV3Family.entry(), about{engine: vllm,
+	register("hy_v3", newHYV3, hyV3Family.entry(), about{engine: vllm, models: []string{"hy3"},
 		summary: "`<think{suffix}>`…`</think{suffix}>`, suffix from tokenizer_config `token_suffix`; `reasoning_effort` (default \"no_think\" → identity)"})
 }
 
@@ -121,7 +121,7 @@ func newHYV4(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, e
 }
 
 func init() {
-	register("hy_v4", newHYV4, hyV4Family.entry(), about{engine: vllm,
+	register("hy_v4", newHYV4, hyV4Family.entry(), about{engine: vllm, models: []string{"hy4"},
 		summary: "as `hy_v3`, suffix from the vocabulary's structural tokens; `reasoning_effort` (default \"high\"; \"no_think\" → identity)"})
 }
 

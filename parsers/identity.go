@@ -23,7 +23,7 @@ func newIdentityParser(tokenizer.Tokenizer, reasoning.Config) (reasoning.Parser,
 }
 
 func init() {
-	register("identity", newIdentityParser, catalog.Entry{}, about{engine: vllm,
+	register("identity", newIdentityParser, catalog.Entry{}, about{engine: vllm, models: []string{"qwen3*instruct", "qwen3-coder", "kimi-k2-instruct"},
 		summary: "no reasoning: everything is content"})
 }
 

@@ -212,6 +212,6 @@ func newInkling(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser
 }
 
 func init() {
-	register("inkling", newInkling, catalog.Entry{Markers: inklingMarkers, Headers: true, StripsSpace: true}, about{engine: vllm,
+	register("inkling", newInkling, catalog.Entry{Markers: inklingMarkers, Headers: true, StripsSpace: true}, about{engine: vllm, models: []string{"inkling"},
 		summary: "typed content blocks: `<|content_thinking|>` is reasoning; text, tool-text and tool-error blocks content, tool JSON kept in content"})
 }

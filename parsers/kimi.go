@@ -81,7 +81,7 @@ func newKimiK2(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser,
 }
 
 func init() {
-	register("kimi_k2", newKimiK2, kimiK2Family.entry(), about{engine: vllm,
+	register("kimi_k2", newKimiK2, kimiK2Family.entry(), about{engine: vllm, models: []string{"kimi-k2"},
 		summary: "`<think>`…`</think>`, `<|tool_calls_section_begin|>` ends reasoning and stays in content; `thinking`/`enable_thinking` (on)"})
 }
 
@@ -160,7 +160,7 @@ func newKimi(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, e
 }
 
 func init() {
-	register("kimi", newKimi, kimiFamily.entry(), about{engine: dynamo,
+	register("kimi", newKimi, kimiFamily.entry(), about{engine: dynamo, models: []string{"kimi-vl*thinking"},
 		summary: "Dynamo's and SGLang's `◁think▷`…`◁/think▷`, starts in content, every `◁think▷` opens a block"})
 }
 
@@ -226,7 +226,7 @@ func newKimiK3(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser,
 }
 
 func init() {
-	register("kimi_k3", newKimiK3, kimiK3Family.entry(), about{engine: vllm,
+	register("kimi_k3", newKimiK3, kimiK3Family.entry(), about{engine: vllm, models: []string{"kimi-k3"},
 		summary: "`<|open|>think<|sep|>`…`<|close|>think<|sep|>` (several tokens), response wrappers dropped; `thinking`, else `enable_thinking` (on)"})
 }
 
@@ -297,7 +297,7 @@ func newK2Horizon(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Pars
 
 func init() {
 	// Its reasoning_effort picks the markers: Info lists every pair.
-	register("k2_horizon", newK2Horizon, horizonFamilies["high"].entry(), about{engine: vllm,
+	register("k2_horizon", newK2Horizon, horizonFamilies["high"].entry(), about{engine: vllm, models: []string{"k2-horizon"},
 		summary: "`<ifm|think…>`…`</ifm|think…>` chosen by `reasoning_effort` (\"high\", \"medium\", \"low\"; any other fails at New), `<ifm|tool_calls>` ends reasoning",
 		keys:    []string{"reasoning_effort"}, also: []catalog.Entry{horizonFamilies["medium"].entry(), horizonFamilies["low"].entry()}})
 }

@@ -44,6 +44,6 @@ func newMiniCPMV(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parse
 }
 
 func init() {
-	register("minicpmv", newMiniCPMV, minicpmvFamily.entry(), about{engine: vllm,
+	register("minicpmv", newMiniCPMV, minicpmvFamily.entry(), about{engine: vllm, models: []string{"minicpm-v"},
 		summary: "as `qwen3`, reserved tokens dropped; `enable_thinking` default off (content; `<think>` still opens)"})
 }

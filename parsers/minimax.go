@@ -46,7 +46,7 @@ func newMiniMaxM2(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Pars
 }
 
 func init() {
-	register("minimax_m2", newMiniMaxM2, minimaxM2Family.entry(), about{engine: vllm,
+	register("minimax_m2", newMiniMaxM2, minimaxM2Family.entry(), about{engine: vllm, models: []string{"minimax-m2"},
 		summary: "`<think>`…`</think>`, `<minimax:tool_call>` ends reasoning, starts in reasoning",
 		aliases: []string{"minimax"}})
 }
@@ -89,7 +89,7 @@ func newMiniMaxM3(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Pars
 }
 
 func init() {
-	register("minimax_m3", newMiniMaxM3, minimaxM3Family.entry(), about{engine: vllm,
+	register("minimax_m3", newMiniMaxM3, minimaxM3Family.entry(), about{engine: vllm, models: []string{"minimax-m3"},
 		summary: "`<mm:think>`…`</mm:think>`; `thinking_mode` \"enabled\" starts in reasoning (default off: starts in content)"})
 }
 

@@ -74,6 +74,6 @@ func newMistral(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser
 }
 
 func init() {
-	register("mistral", newMistral, mistralFamily.entry(), about{engine: vllm,
+	register("mistral", newMistral, mistralFamily.entry(), about{engine: vllm, models: []string{"magistral", "ministral*reasoning"},
 		summary: "`[THINK]`…`[/THINK]` (v13) or `<think>`…`</think>` (v11), `[TOOL_CALLS]` ends reasoning, starts in content"})
 }

@@ -573,7 +573,7 @@ func newMuseGlimmer(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Pa
 }
 
 func init() {
-	register("muse_glimmer", newMuseGlimmer, museEntry, about{engine: vllm,
+	register("muse_glimmer", newMuseGlimmer, museEntry, about{engine: vllm, models: []string{"muse-glimmer"},
 		summary: "recipient-routed channels: `to=self` is reasoning, `to=user` content, tool calls to content",
 		aliases: []string{"muse"}})
 }
@@ -597,7 +597,7 @@ func newMuseSpark(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Pars
 }
 
 func init() {
-	register("muse_spark", newMuseSpark, museEntry, about{engine: dynamo,
+	register("muse_spark", newMuseSpark, museEntry, about{engine: dynamo, models: []string{"muse-spark"},
 		summary: "as `muse_glimmer`, tool calls as segments",
 		aliases: []string{"muse_spark_open"}})
 }

@@ -41,7 +41,7 @@ func newNemotronV3(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Par
 }
 
 func init() {
-	register("nemotron_v3", newNemotronV3, nemotronV3Family.entry(), about{engine: vllm,
+	register("nemotron_v3", newNemotronV3, nemotronV3Family.entry(), about{engine: vllm, models: []string{"nemotron-3", "nemotron3"},
 		summary: "as `qwen3`, trailing reasoning whitespace dropped; `thinking`/`enable_thinking` (on)",
 		aliases: []string{"nemotron3", "nemotron_3"}})
 }
@@ -84,7 +84,7 @@ func newGraniteThinking(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasonin
 }
 
 func init() {
-	register("granite_thinking_parser", newGraniteThinking, graniteThinkingFamily.entry(), about{engine: vllm,
+	register("granite_thinking_parser", newGraniteThinking, graniteThinkingFamily.entry(), about{engine: vllm, models: []string{"granite-4.2", "granite4.2"},
 		summary: "`<think>`…`</think>` as `nemotron_v3`, `<tool_call>` ends reasoning, leading content newlines dropped; `enable_thinking` (on)"})
 }
 
@@ -102,6 +102,6 @@ func newNemotronDeci(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.P
 }
 
 func init() {
-	register("nemotron_deci", newNemotronDeci, nemotronDeciFamily.entry(), about{engine: dynamo,
+	register("nemotron_deci", newNemotronDeci, nemotronDeciFamily.entry(), about{engine: dynamo, models: []string{"llama*nemotron"},
 		summary: "as `basic`"})
 }

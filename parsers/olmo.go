@@ -41,6 +41,6 @@ func newOlmo3(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, 
 }
 
 func init() {
-	register("olmo3", newOlmo3, olmo3Family.entry(), about{engine: vllm,
+	register("olmo3", newOlmo3, olmo3Family.entry(), about{engine: vllm, models: []string{"olmo-3*think", "olmo3*think"},
 		summary: "`<think>` (only at the start)…`</think>`, starts in reasoning"})
 }

@@ -51,6 +51,6 @@ func newPlamo3(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser,
 }
 
 func init() {
-	register("plamo3", newPlamo3, plamo3Family.entry(), about{engine: vllm,
+	register("plamo3", newPlamo3, plamo3Family.entry(), about{engine: vllm, models: []string{"plamo-3"},
 		summary: "`<|plamo:begin_think:plamo|>`…`<|plamo:end_think:plamo|>`, end of turn and `<|plamo:begin_tool_requests:plamo|>` end reasoning; `enable_thinking` (on)"})
 }

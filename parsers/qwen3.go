@@ -45,7 +45,7 @@ func newQwen3(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, 
 }
 
 func init() {
-	register("qwen3", newQwen3, qwen3Family.entry(), about{engine: vllm,
+	register("qwen3", newQwen3, qwen3Family.entry(), about{engine: vllm, models: []string{"qwen3"},
 		summary: "`<think>`…`</think>`, `<tool_call>` ends reasoning and stays in content; `enable_thinking` (on; off → identity)"})
 }
 
@@ -64,7 +64,7 @@ func newMiMo(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, e
 }
 
 func init() {
-	register("mimo", newMiMo, mimoFamily.entry(), about{engine: vllm,
+	register("mimo", newMiMo, mimoFamily.entry(), about{engine: vllm, models: []string{"mimo"},
 		summary: "as `qwen3`"})
 }
 
@@ -98,7 +98,7 @@ func newQwen3Thinking(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.
 }
 
 func init() {
-	register("qwen3_thinking", newQwen3Thinking, qwen3ThinkingFamily.entry(), about{engine: sglang,
+	register("qwen3_thinking", newQwen3Thinking, qwen3ThinkingFamily.entry(), about{engine: sglang, models: []string{"qwen3*thinking"},
 		summary: "SGLang's Qwen3 detector forced into reasoning: `<think>`…`</think>`, `<tool_call>`; `enable_thinking` (on)"})
 }
 
@@ -133,6 +133,6 @@ func newInternS1(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parse
 }
 
 func init() {
-	register("interns1", newInternS1, internS1Family.entry(), about{engine: sglang,
+	register("interns1", newInternS1, internS1Family.entry(), about{engine: sglang, models: []string{"intern-s1"},
 		summary: "SGLang's Qwen3 detector: `<think>`…`</think>`, `<tool_call>`, starts in content, the first `<think>` opens the block; `enable_thinking` (on)"})
 }

@@ -40,6 +40,9 @@ type about struct {
 	also                []catalog.Entry // further variants whose markers Info lists too (k2_horizon's efforts)
 	inert               []string        // reasoning.Info.InertTools
 	modelMarkers        bool            // the markers come from the model's files: Info lists none
+	// models are the model ID patterns ForModel maps to the name
+	// (reasoning.Info.Models).
+	models []string
 }
 
 // deepseekToolCalls opens DeepSeek R1's and V3's tool calls. No parser ends
@@ -56,7 +59,7 @@ func registerTag(f *tagFamily, a about) { register(f.name, f.newParser, f.entry(
 // made of to the test catalog.
 func register(name string, f reasoning.Factory, e catalog.Entry, a about) {
 	info := reasoning.Info{Name: name, Aliases: a.aliases, Engine: a.engine, Summary: a.summary,
-		InertTools: a.inert, SwitchKeys: union(slices.Clone(e.SwitchKeys), a.keys)}
+		InertTools: a.inert, Models: a.models, SwitchKeys: union(slices.Clone(e.SwitchKeys), a.keys)}
 	if !a.modelMarkers {
 		info.Markers, info.Opens, info.Closes, info.Tools = slices.Clone(e.Markers), either(a.opens, e.Opens), either(a.closes, e.Closes), slices.Clone(e.Tools)
 	}

@@ -46,6 +46,6 @@ func newSeedOSS(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser
 }
 
 func init() {
-	register("seed_oss", newSeedOSS, seedOSSFamily.entry(), about{engine: vllm,
+	register("seed_oss", newSeedOSS, seedOSSFamily.entry(), about{engine: vllm, models: []string{"seed-oss"},
 		summary: "`<seed:think>`…`</seed:think>`, `<seed:tool_call>` ends reasoning; `enable_thinking` (on)"})
 }

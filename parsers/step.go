@@ -29,7 +29,7 @@ func newStep3(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, 
 }
 
 func init() {
-	register("step3", newStep3, step3Family.entry(), about{engine: vllm,
+	register("step3", newStep3, step3Family.entry(), about{engine: vllm, models: []string{"step3"},
 		summary: "`</think>` only: everything before it is reasoning"})
 }
 
@@ -65,6 +65,6 @@ func newStep3p5(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser
 }
 
 func init() {
-	register("step3p5", newStep3p5, step3p5Family.entry(), about{engine: vllm,
+	register("step3p5", newStep3p5, step3p5Family.entry(), about{engine: vllm, models: []string{"step-3.5", "step3.5", "step3p5"},
 		summary: "as `qwen3`, always thinking"})
 }

@@ -30,12 +30,12 @@ func KitConfig(name string, e catalog.Entry) reasoningtest.Config {
 		tails = append(tails, reasoningtest.Tail{Marker: m, Chars: e.TailChars, End: e.TailEnd})
 	}
 	return reasoningtest.Config{
-		Markers:       e.Markers,
-		Boundaries:    e.Boundaries,
-		StripsSpace:   e.StripsSpace,
-		ContentPrefix: e.Prefix,
-		DropsHeaders:  e.Headers,
-		Tails:         tails,
+		Markers:        e.Markers,
+		Boundaries:     e.Boundaries,
+		StripsSpace:    e.StripsSpace,
+		ContentPrefix:  e.Prefix,
+		DropsHeaders:   e.Headers,
+		Tails:          tails,
 		MarkersAreText: e.MarkersAreText,
 		Adapt:          func(tok tokenizer.Tokenizer) tokenizer.Tokenizer { return Tokenizer(name, tok) },
 		Seed:           seed(name),
