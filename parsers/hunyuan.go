@@ -94,7 +94,7 @@ func (g *hyGrammar) newTurn() {
 
 // active returns the markers that mean something now. Text changes them
 // while due (it ends due) and in hyClosing (it reopens reasoning).
-func (g *hyGrammar) active() (uint64, bool) {
+func (g *hyGrammar) active() stance {
 	var a uint64
 	switch g.phase {
 	case hyBefore, hyAfter:
@@ -112,7 +112,11 @@ func (g *hyGrammar) active() (uint64, bool) {
 			a |= 1 << hyAnswerTag
 		}
 	}
-	return a, g.due || g.phase == hyClosing
+	st := stance{mask: a, moves: g.due || g.phase == hyClosing, direct: -1}
+	if g.phase == hyBefore || g.phase == hyAfter {
+		st.direct = int8(phaseContent) // its text goes to content as it comes
+	}
+	return st
 }
 
 // marker applies marker k, found at offset at and active in the current phase.

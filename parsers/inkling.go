@@ -76,11 +76,11 @@ func (g *inklingGrammar) clone() grammar {
 	return &c
 }
 
-func (g *inklingGrammar) active() (uint64, bool) {
+func (g *inklingGrammar) active() stance {
 	if g.phase == inklingInTool {
-		return toolBlockEnds, false
+		return stance{mask: toolBlockEnds, direct: -1}
 	}
-	return 1<<len(inklingMarkers) - 1, false
+	return stance{mask: 1<<len(inklingMarkers) - 1, direct: -1}
 }
 
 func (g *inklingGrammar) ended() bool { return g.over }

@@ -24,13 +24,10 @@ import (
 // output. The driver calls it in the order of the text, and asks active
 // after every marker (and after text, while it moves).
 type grammar interface {
-	// active returns the markers that count where the grammar stands: bit
-	// k for marker k of the family's list. A marker found that does not
-	// count (any more) is text. moves reports that the set may change
-	// with the next text, not only with a marker (Hunyuan: a leading
-	// <think> counts only before any text); the driver then asks again
-	// after text.
-	active() (mask uint64, moves bool)
+	// active returns where the grammar stands, for the driver: the
+	// markers that count, whether text may change that, and where plain
+	// text goes (see stance).
+	active() stance
 	// text takes s, text at offset at that holds no active marker.
 	text(s string, at int, out emitter)
 	// marker takes marker k, found at offset at, which counts here.
@@ -47,6 +44,23 @@ type grammar interface {
 	epoch() int
 	// clone returns a copy of the grammar that shares no memory with it.
 	clone() grammar
+}
+
+// A stance is what a grammar tells the driver after each call.
+type stance struct {
+	// mask holds the markers that count where the grammar stands: bit k
+	// for marker k of the family's list. A marker found that does not
+	// count (any more) is text.
+	mask uint64
+	// moves reports that the stance may change with the next text, not
+	// only with a marker (Hunyuan: a leading <think> counts only before
+	// any text); the driver then asks again after text.
+	moves bool
+	// direct is the section text goes to as it comes, with nothing held
+	// or dropped, so that the driver sends it there itself; -1 when the
+	// grammar must see the text. The driver reads it only where moves is
+	// false.
+	direct int8
 }
 
 // segmented is an optional interface of a grammar that has segments besides
@@ -82,7 +96,8 @@ type driver struct {
 	sc      marker.Scanner
 	pos     int  // offset of the next byte the scanner returns
 	fed     int  // bytes fed: the offset of the next delta's first byte
-	moves   bool // the active set may change with the next text
+	moves   bool // the grammar's stance may change with the next text
+	direct  int8 // the section plain text goes to, or -1 (stance.direct)
 }
 
 // reset makes d run g over new text, from offset 0.
@@ -104,9 +119,6 @@ func (d *driver) feed(text string, accept func(k, at int) bool, out emitter) {
 		}
 		if before != "" {
 			d.text(before, out)
-		}
-		if d.moves { // the scanner does not run between the two
-			d.sync()
 		}
 		if k < 0 {
 			return
@@ -134,21 +146,32 @@ func (d *driver) finish(out emitter) {
 	d.g.end(out) // the scanner is spent: nothing to sync
 }
 
-// text gives the grammar s, the next bytes of the output (not empty). The
-// caller syncs the scanner after it when the grammar moves on text.
+// text sends s, the next bytes of the output (not empty), to its section
+// when the grammar says it goes there as it comes, else to the grammar,
+// and syncs the scanner after it when the grammar moves on text.
 func (d *driver) text(s string, out emitter) {
 	at := d.pos
 	d.pos += len(s)
+	if d.direct >= 0 {
+		out(phase(d.direct), s, at)
+		return
+	}
 	d.g.text(s, at, out)
+	if d.moves {
+		d.sync()
+	}
 }
 
 // sync tells the scanner which markers count now.
 func (d *driver) sync() {
-	a, moves := d.g.active()
-	if a != d.sc.Active() {
-		d.sc.SetActive(a)
+	st := d.g.active()
+	if st.mask != d.sc.Active() {
+		d.sc.SetActive(st.mask)
 	}
-	d.moves = moves
+	d.moves, d.direct = st.moves, st.direct
+	if st.moves {
+		d.direct = -1
+	}
 }
 
 // replay runs g over prompt from the last of the anchor markers in it, with

@@ -186,11 +186,11 @@ func (g *museGrammar) clone() grammar {
 
 func (g *museGrammar) segments() *segmentBuilder { return &g.segs }
 
-func (g *museGrammar) active() (uint64, bool) {
+func (g *museGrammar) active() stance {
 	if g.phase == museHandedOff {
-		return 0, false // nothing after a hand-off is framing any more
+		return stance{direct: -1} // nothing after a hand-off is framing any more
 	}
-	return 1<<len(museMarkers) - 1, false
+	return stance{mask: 1<<len(museMarkers) - 1, direct: -1}
 }
 
 func (g *museGrammar) ended() bool { return g.over }

@@ -457,7 +457,7 @@ func (p *responseTemplate) IsReasoningEnd(ids []int) bool {
 	// Text held as a possible marker at the end is not flushed: like
 	// upstream's probe, a partial delimiter decides nothing.
 	m.feed(text, acceptAll, discard)
-	return p.answer(m.state)
+	return p.answer(m.g.state)
 }
 
 // answer is the end check's answer where the template leaves the response.
@@ -487,7 +487,7 @@ func (p *responseTemplate) IsReasoningEndStreaming(ids, delta []int) bool {
 		w.feed(p.tok, ids[:from])
 	}
 	w.feed(p.tok, ids[w.n:])
-	return p.answer(w.m.state)
+	return p.answer(w.m.g.state)
 }
 
 // templateWalk is the "hf" streaming end check's memory: the template's
@@ -527,7 +527,7 @@ func (w *templateWalk) feed(tok tokenizer.Tokenizer, ids []int) {
 		}
 		w.text += len(s)
 		if cut >= 0 {
-			w.m.reset(w.m.fam, w.m.fam.defaultStart())
+			w.m.reset(w.m.g.fam, w.m.g.fam.defaultStart())
 			s = s[cut:]
 		}
 		w.m.feed(s, acceptAll, discard)

@@ -300,86 +300,99 @@ func (f *tagFamily) rule(s tagState, kind markerKind) move {
 	return mv
 }
 
-// machine runs a family's markers over text fed piece by piece: the part of
-// a parser that Extract, ExtractStreaming and the ID methods share.
+// machine is a think-tag family's grammar on the shared driver: what
+// Extract, ExtractStreaming, the prompt replay and the ID walks run.
 type machine struct {
-	fam   *tagFamily
-	state tagState
-	sc    marker.Scanner
-	pos   int           // offset of the next byte the scanner returns
-	ws    trailingSpace // trailing reasoning whitespace held back (trimReasoning)
-	lab   heldText      // the start of a block held while it may be the label (label)
+	d driver
+	g tagGrammar
 }
 
 func (m *machine) reset(f *tagFamily, s tagState) {
-	m.fam, m.state, m.pos = f, s, 0
-	m.ws.drop()
-	m.lab.reset()
-	m.sc.Reset(f.markers)
-	m.sc.SetActive(f.active(s))
+	m.g.reset(f, s)
+	m.d.reset(&m.g, f.markers)
 }
 
 // feed runs text through the machine. accept says whether a marker found at
 // offset at counts (IDs beat text); out receives the text.
 func (m *machine) feed(text string, accept func(k, at int) bool, out emitter) {
-	m.sc.Feed(text)
-	for {
-		held, before, k := m.sc.Next()
-		m.text(held, out)
-		m.text(before, out)
-		if k < 0 {
-			return
-		}
-		mk := m.fam.markers[k]
-		at := m.pos
-		m.pos += len(mk)
-		// Text just emitted may have made the marker mean nothing (a
-		// marker that counts only at the start), and IDs may deny it.
-		if m.fam.active(m.state)&(1<<k) == 0 || !accept(k, at) {
-			m.begin()
-			m.emit(mk, at, out)
-			continue
-		}
-		next, keep := m.fam.step(m.state, k)
-		if next.phase != m.state.phase || next.labeling {
-			m.settleLabel(out) // the block ends, or another begins
-		}
-		if next.phase != m.state.phase {
-			m.ws.drop() // reasoning ended: its trailing whitespace goes
-		}
-		if keep {
-			out(phaseContent, mk, at)
-		}
-		m.state = next
-		m.sc.SetActive(m.fam.active(next))
-	}
+	m.d.feed(text, accept, out)
 }
 
 // finish ends the text: held text goes to the section it belongs to, held
 // trailing whitespace of reasoning is dropped.
-func (m *machine) finish(out emitter) {
-	m.text(m.sc.Flush(), out)
-	m.settleLabel(out)
-	m.ws.drop()
+func (m *machine) finish(out emitter) { m.d.finish(out) }
+
+// tagGrammar is the think-tag grammar: where the response stands (tagState)
+// and the text it holds. The family's compiled table says which markers
+// count and where each leads; the holds shape the text:
+//
+//   - inTail: the tail after a tail marker is dropped, up to its end byte;
+//   - labeling: the start of a block is held while it may be the label;
+//   - trimming: trimContent (in content) or trimOpen (in a block)
+//     characters are dropped from the start;
+//   - trimReasoning: reasoning's trailing whitespace waits for more
+//     reasoning, and is dropped when the block ends.
+//
+// Text that meets none of them, once the output has begun, goes straight
+// to its section: the driver sends it there itself (stance.direct).
+type tagGrammar struct {
+	fam   *tagFamily
+	state tagState
+	ws    trailingSpace // trailing reasoning whitespace held back (trimReasoning)
+	lab   heldText      // the start of a block held while it may be the label (label)
 }
 
-// text emits s, the next bytes of the output.
-func (m *machine) text(s string, out emitter) {
-	if s == "" {
-		return
-	}
-	at := m.pos
-	m.pos += len(s)
-	m.begin()
-	m.emit(s, at, out)
+func (g *tagGrammar) reset(f *tagFamily, s tagState) {
+	g.fam, g.state = f, s
+	g.ws.drop()
+	g.lab.reset()
 }
 
-// begin notes that the output has begun, which may change what counts.
-func (m *machine) begin() {
-	if !m.state.begun {
-		m.state.begun = true
-		m.sc.SetActive(m.fam.active(m.state))
+func (g *tagGrammar) active() stance {
+	s := &g.state
+	st := stance{mask: g.fam.act[s.key()], direct: -1}
+	st.moves = !s.begun || s.trimming || s.labeling || s.inTail
+	if !st.moves && (s.phase == phaseContent || !g.fam.trimReasoning) {
+		st.direct = int8(s.phase)
 	}
+	return st
+}
+
+func (g *tagGrammar) text(s string, at int, out emitter) {
+	g.state.begun = true // the output has begun, which may change what counts
+	g.emit(s, at, out)
+}
+
+func (g *tagGrammar) marker(k, at int, out emitter) {
+	g.state.begun = true
+	next, keep := g.fam.step(g.state, k)
+	if next.phase != g.state.phase || next.labeling {
+		g.settleLabel(out) // the block ends, or another begins
+	}
+	if next.phase != g.state.phase {
+		g.ws.drop() // reasoning ended: its trailing whitespace goes
+	}
+	if keep {
+		out(phaseContent, g.fam.markers[k], at)
+	}
+	g.state = next
+}
+
+func (g *tagGrammar) end(out emitter) {
+	g.settleLabel(out)
+	g.ws.drop()
+}
+
+func (g *tagGrammar) ended() bool { return g.state.phase == phaseContent }
+
+// epoch is not asked: a think-tag parser keeps its own ID methods.
+func (g *tagGrammar) epoch() int { return 0 }
+
+func (g *tagGrammar) clone() grammar {
+	c := &tagGrammar{fam: g.fam, state: g.state}
+	c.ws.ws = append(c.ws.ws, g.ws.ws...)
+	c.lab.ps, c.lab.n = append(c.lab.ps, g.lab.ps...), g.lab.n
+	return c
 }
 
 // emit sends s to the current section, applying the family's rules: the
@@ -387,12 +400,12 @@ func (m *machine) begin() {
 // content, and trimOpen characters of a block, are dropped; trailing
 // whitespace of reasoning waits until more reasoning comes (and is dropped
 // when the block ends).
-func (m *machine) emit(s string, at int, out emitter) {
-	if m.state.inTail {
-		t := strings.TrimLeft(s, m.fam.tail.chars)
+func (g *tagGrammar) emit(s string, at int, out emitter) {
+	if g.state.inTail {
+		t := strings.TrimLeft(s, g.fam.tail.chars)
 		if t != "" {
-			m.state.inTail = false
-			if t[0] == m.fam.tail.end {
+			g.state.inTail = false
+			if t[0] == g.fam.tail.end {
 				t = t[1:]
 			}
 		}
@@ -401,28 +414,28 @@ func (m *machine) emit(s string, at int, out emitter) {
 			return
 		}
 	}
-	if m.state.labeling {
-		if s, at = m.label(s, at, out); s == "" {
+	if g.state.labeling {
+		if s, at = g.label(s, at, out); s == "" {
 			return
 		}
 	}
-	if m.state.trimming {
-		cut := m.fam.trimContent
-		if m.state.phase == phaseReasoning {
-			cut = m.fam.trimOpen
+	if g.state.trimming {
+		cut := g.fam.trimContent
+		if g.state.phase == phaseReasoning {
+			cut = g.fam.trimOpen
 		}
 		t := strings.TrimLeft(s, cut)
 		if t == "" {
 			return
 		}
-		m.state.trimming = false
+		g.state.trimming = false
 		at, s = at+len(s)-len(t), t
 	}
 	switch {
-	case m.state.phase == phaseReasoning && m.fam.trimReasoning:
-		m.ws.reasoning(s, at, out)
+	case g.state.phase == phaseReasoning && g.fam.trimReasoning:
+		g.ws.reasoning(s, at, out)
 	default:
-		out(m.state.phase, s, at)
+		out(g.state.phase, s, at)
 	}
 }
 
@@ -430,48 +443,48 @@ func (m *machine) emit(s string, at int, out emitter) {
 // family's label. It returns what follows the label once the label is
 // complete, nothing while s may still be part of it, and all of s (after
 // the text held so far) when the block does not begin with it.
-func (m *machine) label(s string, at int, out emitter) (string, int) {
-	want := m.fam.label[m.lab.n:]
+func (g *tagGrammar) label(s string, at int, out emitter) (string, int) {
+	want := g.fam.label[g.lab.n:]
 	n := 0
 	for n < len(s) && n < len(want) && s[n] == want[n] {
 		n++
 	}
 	switch {
 	case n == len(want): // the whole label: dropped
-		m.lab.reset()
-		m.state.labeling = false
+		g.lab.reset()
+		g.state.labeling = false
 		return s[n:], at + n
 	case n == len(s): // a prefix of the label so far: held
-		m.lab.add(s, at)
+		g.lab.add(s, at)
 		return "", at
 	}
-	m.releaseLabel(out)
+	g.releaseLabel(out)
 	return s, at
 }
 
 // settleLabel ends the label's hold when its block or the output ends: the
 // label short of its trailing whitespace is dropped, other text is
 // reasoning.
-func (m *machine) settleLabel(out emitter) {
-	if !m.state.labeling {
+func (g *tagGrammar) settleLabel(out emitter) {
+	if !g.state.labeling {
 		return
 	}
-	if m.lab.n == len(strings.TrimRight(m.fam.label, spaces)) {
-		m.lab.reset()
-		m.state.labeling = false
+	if g.lab.n == len(strings.TrimRight(g.fam.label, spaces)) {
+		g.lab.reset()
+		g.state.labeling = false
 		return
 	}
-	m.releaseLabel(out)
+	g.releaseLabel(out)
 }
 
 // releaseLabel emits the text held as a possible label: the block turned out
 // not to begin with it.
-func (m *machine) releaseLabel(out emitter) {
-	m.state.labeling = false
-	for _, p := range m.lab.ps {
-		m.emit(p.s, p.at, out)
+func (g *tagGrammar) releaseLabel(out emitter) {
+	g.state.labeling = false
+	for _, p := range g.lab.ps {
+		g.emit(p.s, p.at, out)
 	}
-	m.lab.reset()
+	g.lab.reset()
 }
 
 // thinkTag is one response's parser of a think-tag family.
@@ -488,13 +501,14 @@ type thinkTag struct {
 	textIDs bool
 
 	stream
+	out   emitter // the streaming emitter, made once
 	ended endMemo // what IsReasoningEndStreaming saw last
 	// boundaryEnded is the end check's answer at a turn boundary, for a
 	// family with boundaryEnds.
 	boundaryEnded bool
 }
 
-func (p *thinkTag) fam() *tagFamily { return p.m.fam }
+func (p *thinkTag) fam() *tagFamily { return p.m.g.fam }
 
 // newParser builds a parser of family f. With the thinking switch off (and
 // neither the prompt nor WithForceReasoning opening reasoning) a family whose
@@ -530,6 +544,7 @@ func (f *tagFamily) newParser(tok tokenizer.Tokenizer, cfg reasoning.Config) (re
 		p.boundaryEnded = f.boundaryEnds(cfg)
 	}
 	p.m.reset(f, start)
+	p.out = func(ph phase, text string, _ int) { p.r.addTo(&p.c, ph, text) }
 	return p, nil
 }
 
@@ -610,7 +625,7 @@ func (f *tagFamily) replay(tok tokenizer.Tokenizer, cfg reasoning.Config) (s tag
 	var m machine
 	m.reset(f, f.defaultStart())
 	m.feed(f.responseIn(text), acceptAll, discard)
-	s = m.state
+	s = m.g.state
 	s.begun = false // the output has not begun
 	return s, true
 }
@@ -664,7 +679,7 @@ func (p *thinkTag) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 		return reasoning.Message{}
 	}
 	r, c := p.scratch()
-	p.m.feed(d.Text, p.backed, func(ph phase, s string, _ int) { r.addTo(c, ph, s) })
+	p.m.feed(d.Text, p.backed, p.out)
 	return p.joined(r, c)
 }
 
@@ -672,9 +687,9 @@ func (p *thinkTag) Finish() reasoning.Message {
 	if !p.finish() {
 		return reasoning.Message{}
 	}
-	var r, c pieces
-	p.m.finish(func(ph phase, s string, _ int) { r.addTo(&c, ph, s) })
-	return message(&r, &c)
+	r, c := p.scratch()
+	p.m.finish(p.out)
+	return message(r, c)
 }
 
 // entry describes the family for the registry-wide tests.
