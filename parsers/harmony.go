@@ -153,7 +153,7 @@ func (g *harmonyGrammar) clone() grammar {
 }
 
 func (g *harmonyGrammar) segments() *segmentBuilder { return &g.segs }
-func (g *harmonyGrammar) active() stance           { return stance{mask: 1<<len(harmonyMarkers) - 1, direct: -1} }
+func (g *harmonyGrammar) active() stance            { return stance{mask: 1<<len(harmonyMarkers) - 1, direct: -1} }
 func (g *harmonyGrammar) ended() bool               { return g.finalLast }
 func (g *harmonyGrammar) epoch() int                { return g.finals }
 

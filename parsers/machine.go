@@ -232,31 +232,83 @@ type machineSpec struct {
 	endText  string // text whose encoding EndIDs returns, or "": no EndMarker
 }
 
+// textShell is the text half of one response's parser over a grammar,
+// which every family shares: Extract, ExtractStreaming and Finish.
+type textShell struct {
+	initial  grammar  // where a response starts; never fed
+	markers  []string // the grammar's markers, by index
+	textOnly bool     // markers count by their text even when deltas carry IDs
+	live     driver   // the streaming response
+	stream
+	out emitter // the streaming emitter, made once
+}
+
+// begin readies s for a response that starts where initial stands.
+func (s *textShell) begin(initial grammar, markers []string, textOnly bool) {
+	s.initial, s.markers, s.textOnly = initial, markers, textOnly
+	s.out = func(ph phase, text string, _ int) { s.r.addTo(&s.c, ph, text) } // one call per piece, the add inlined
+	s.live.reset(initial.clone(), markers)
+}
+
+// fresh returns a driver over a copy of the initial grammar; with segs
+// false, segment text is dropped.
+func (s *textShell) fresh(segs bool) *driver {
+	g := s.initial.clone()
+	if sg, ok := g.(segmented); ok {
+		sg.segments().off = !segs
+	}
+	d := &driver{}
+	d.reset(g, s.markers)
+	return d
+}
+
+func (s *textShell) Extract(output string) reasoning.Message {
+	return collectText(s.fresh(false), output)
+}
+
+func (s *textShell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
+	ids := d.IDs
+	if s.textOnly {
+		ids = nil // nothing to count: markers are text
+	}
+	if !s.takeIDs(ids) {
+		return reasoning.Message{}
+	}
+	r, c := s.scratch()
+	s.live.feed(d.Text, s.backed, s.out)
+	return s.joined(r, c)
+}
+
+func (s *textShell) Finish() reasoning.Message {
+	if !s.finish() {
+		return reasoning.Message{}
+	}
+	r, c := s.scratch()
+	s.live.finish(s.out)
+	return message(r, c)
+}
+
 // shell is one response's parser over a grammar: reasoning.Parser, once.
 type shell struct {
-	initial  grammar // where a response starts; never fed
-	live     driver  // the streaming response
+	textShell
 	spec     *machineSpec
 	tok      tokenizer.Tokenizer // nil: text only; the ID methods see no marker
 	turn     int                 // ID of spec.turn when it is one token, else -1
 	allOne   bool                // every marker is one token
-	textOnly bool                // spec.textOnly
 	lookBack bool                // the grammar answers the end check from IDs (idEnder)
 	endIDs   []int
-	stream
-	out  emitter  // the streaming emitter, made once
-	memo endCheck // what IsReasoningEndStreaming remembers
+	memo     endCheck // what IsReasoningEndStreaming remembers
 }
 
 // newShell builds the parser of a response that starts where initial
 // stands, with the optional interfaces its grammar and spec call for. An
 // error names the marker the tokenizer cannot express.
 func newShell(spec *machineSpec, tok tokenizer.Tokenizer, initial grammar) (reasoning.Parser, error) {
-	s := &shell{initial: initial, spec: spec, tok: tok, turn: -1}
+	s := &shell{spec: spec, tok: tok, turn: -1}
 	if _, err := s.resolve(tok, spec.markers); err != nil {
 		return nil, err
 	}
-	if s.textOnly = spec.textOnly; s.textOnly {
+	if spec.textOnly {
 		for k := range s.single {
 			s.single[k] = -1
 		}
@@ -278,8 +330,7 @@ func newShell(spec *machineSpec, tok tokenizer.Tokenizer, initial grammar) (reas
 			_, s.lookBack = e.endFromIDs(tok, s.single, nil)
 		}
 	}
-	s.out = func(ph phase, text string, _ int) { s.r.addTo(&s.c, ph, text) } // one call per piece, the add inlined
-	s.live.reset(initial.clone(), spec.markers)
+	s.begin(initial, spec.markers, spec.textOnly)
 	_, segs := initial.(segmented)
 	switch {
 	case segs && spec.endText != "":
@@ -300,44 +351,6 @@ func newShell(spec *machineSpec, tok tokenizer.Tokenizer, initial grammar) (reas
 		}{s, endIDsOf{s}}, nil
 	}
 	return s, nil
-}
-
-// fresh returns a driver over a copy of the initial grammar; with segs
-// false, segment text is dropped.
-func (s *shell) fresh(segs bool) *driver {
-	g := s.initial.clone()
-	if sg, ok := g.(segmented); ok {
-		sg.segments().off = !segs
-	}
-	d := &driver{}
-	d.reset(g, s.spec.markers)
-	return d
-}
-
-func (s *shell) Extract(output string) reasoning.Message {
-	return collectText(s.fresh(false), output)
-}
-
-func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
-	ids := d.IDs
-	if s.textOnly {
-		ids = nil // nothing to count: markers are text
-	}
-	if !s.takeIDs(ids) {
-		return reasoning.Message{}
-	}
-	r, c := s.scratch()
-	s.live.feed(d.Text, s.backed, s.out)
-	return s.joined(r, c)
-}
-
-func (s *shell) Finish() reasoning.Message {
-	if !s.finish() {
-		return reasoning.Message{}
-	}
-	r, c := s.scratch()
-	s.live.finish(s.out)
-	return message(r, c)
 }
 
 // IsReasoningEnd walks ids from where the response starts and asks the

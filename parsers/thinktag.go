@@ -489,7 +489,8 @@ func (g *tagGrammar) releaseLabel(out emitter) {
 
 // thinkTag is one response's parser of a think-tag family.
 type thinkTag struct {
-	m     machine
+	textShell
+	f     *tagFamily
 	start tagState // where the response starts
 
 	seqs   [][]int             // by marker: its token IDs; nil entries without a tokenizer
@@ -500,22 +501,20 @@ type thinkTag struct {
 	// with the text around it), or the family drops whitespace.
 	textIDs bool
 
-	stream
-	out   emitter // the streaming emitter, made once
 	ended endMemo // what IsReasoningEndStreaming saw last
 	// boundaryEnded is the end check's answer at a turn boundary, for a
 	// family with boundaryEnds.
 	boundaryEnded bool
 }
 
-func (p *thinkTag) fam() *tagFamily { return p.m.g.fam }
+func (p *thinkTag) fam() *tagFamily { return p.f }
 
 // newParser builds a parser of family f. With the thinking switch off (and
 // neither the prompt nor WithForceReasoning opening reasoning) a family whose
 // off mode is offIdentity has no reasoning at all, and the identity parser
 // is returned.
 func (f *tagFamily) newParser(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
-	p := &thinkTag{seqs: make([][]int, len(f.markers)), tok: tok}
+	p := &thinkTag{f: f, seqs: make([][]int, len(f.markers)), tok: tok}
 	delims, err := p.resolve(tok, f.markers)
 	if err != nil {
 		return nil, err
@@ -543,8 +542,7 @@ func (f *tagFamily) newParser(tok tokenizer.Tokenizer, cfg reasoning.Config) (re
 	if f.boundaryEnds != nil {
 		p.boundaryEnded = f.boundaryEnds(cfg)
 	}
-	p.m.reset(f, start)
-	p.out = func(ph phase, text string, _ int) { p.r.addTo(&p.c, ph, text) }
+	p.begin(&tagGrammar{fam: f, state: start}, f.markers, false)
 	return p, nil
 }
 
@@ -668,28 +666,11 @@ func (f *tagFamily) fromPrompt(tok tokenizer.Tokenizer, cfg reasoning.Config, de
 	return phaseContent, false
 }
 
+// Extract runs a machine of its own, on the stack, over the output.
 func (p *thinkTag) Extract(output string) reasoning.Message {
 	var m machine
 	m.reset(p.fam(), p.start)
 	return collectText(&m, output)
-}
-
-func (p *thinkTag) ExtractStreaming(d reasoning.Delta) reasoning.Message {
-	if !p.take(d) {
-		return reasoning.Message{}
-	}
-	r, c := p.scratch()
-	p.m.feed(d.Text, p.backed, p.out)
-	return p.joined(r, c)
-}
-
-func (p *thinkTag) Finish() reasoning.Message {
-	if !p.finish() {
-		return reasoning.Message{}
-	}
-	r, c := p.scratch()
-	p.m.finish(p.out)
-	return message(r, c)
 }
 
 // entry describes the family for the registry-wide tests.
