@@ -28,25 +28,32 @@ const cohereSpaces = spaces
 // and result indices, then ">".
 var cohereCiteSources = tailSpec{chars: " 0123456789:[],", end: '>'}
 
-var cohereCommand3Family = newTagFamily(ThinkTag{
-	Name:          "cohere_command3",
-	Open:          []string{cohereThinkOpen},
-	Close:         []string{cohereThinkClose},
-	Tools:         []string{cohereActionOpen},
-	Start:         StartContent,
-	Repeats:       RepeatsInterleave,
-	TrimReasoning: true,
-	TrimContent:   cohereSpaces,
-	TrimOpen:      cohereSpaces,
-	Boundaries:    []string{cohereChatbot},
-	rules: []rule{
-		endsAt(cohereResponseOpen),
-		dropped(cohereResponseClose, cohereCiteOpen),
-		toolBlocks(cohereActionClose),
-		tails(cohereCiteSources, cohereCiteClose),
-		endNeedsMarker(),
-	},
-})
+// cohereSpec is a Cohere Command family: where it starts, and the markers
+// around its answer (ends open it, drops close it).
+func cohereSpec(name string, start Start, ends, drops []string) ThinkTag {
+	return ThinkTag{
+		Name:          name,
+		Open:          []string{cohereThinkOpen},
+		Close:         []string{cohereThinkClose},
+		Tools:         []string{cohereActionOpen},
+		Start:         start,
+		Repeats:       RepeatsInterleave,
+		TrimReasoning: true,
+		TrimContent:   cohereSpaces,
+		TrimOpen:      cohereSpaces,
+		Boundaries:    []string{cohereChatbot},
+		rules: []rule{
+			endsAt(ends...),
+			dropped(append(drops, cohereCiteOpen)...),
+			toolBlocks(cohereActionClose),
+			tails(cohereCiteSources, cohereCiteClose),
+			endNeedsMarker(),
+		},
+	}
+}
+
+var cohereCommand3Family = newTagFamily(cohereSpec("cohere_command3", StartContent,
+	[]string{cohereResponseOpen}, []string{cohereResponseClose}))
 
 // newCohereCommand3 builds the "cohere_command3" parser (vLLM's
 // CohereCommand3ReasoningParser, which hands the text to cohere_melody's
@@ -99,24 +106,8 @@ func init() {
 		summary: "`<|START_THINKING|>`…`<|END_THINKING|>`, starts in content; answer markers and citations dropped, actions kept"})
 }
 
-var cohereCommand4Family = newTagFamily(ThinkTag{
-	Name:          "cohere_command4",
-	Open:          []string{cohereThinkOpen},
-	Close:         []string{cohereThinkClose},
-	Tools:         []string{cohereActionOpen},
-	Repeats:       RepeatsInterleave,
-	TrimReasoning: true,
-	TrimContent:   cohereSpaces,
-	TrimOpen:      cohereSpaces,
-	Boundaries:    []string{cohereChatbot},
-	rules: []rule{
-		endsAt(cohereTextOpen, cohereResponseOpen),
-		dropped(cohereTextClose, cohereResponseClose, cohereCiteOpen),
-		toolBlocks(cohereActionClose),
-		tails(cohereCiteSources, cohereCiteClose),
-		endNeedsMarker(),
-	},
-})
+var cohereCommand4Family = newTagFamily(cohereSpec("cohere_command4", StartReasoning,
+	[]string{cohereTextOpen, cohereResponseOpen}, []string{cohereTextClose, cohereResponseClose}))
 
 // newCohereCommand4 builds the "cohere_command4" parser (vLLM's
 // CohereCommand4ReasoningParser, cohere_melody's cmd4 preset; SGLang's
