@@ -112,9 +112,19 @@ func (g *hyGrammar) active() stance {
 			a |= 1 << hyAnswerTag
 		}
 	}
-	st := stance{mask: a, moves: g.due || g.phase == hyClosing, direct: -1}
-	if g.phase == hyBefore || g.phase == hyAfter {
-		st.direct = int8(phaseContent) // its text goes to content as it comes
+	// Text moves the stance while a marker is due, in hyClosing, and while
+	// newlines are to be skipped or one is held; otherwise text goes to
+	// its section as it comes, but for a trailing newline inside a block,
+	// which may be the closing marker's.
+	st := stance{mask: a, moves: g.due || g.phase == hyClosing || g.skipNL > 0 || g.nlAt >= 0, direct: -1}
+	switch {
+	case st.moves:
+	case g.phase == hyBefore || g.phase == hyAfter:
+		st.direct = int8(phaseContent)
+	case g.phase == hyThink:
+		st.direct, st.hold = int8(phaseReasoning), '\n'
+	case g.phase == hyAnswer:
+		st.direct, st.hold = int8(phaseContent), '\n'
 	}
 	return st
 }

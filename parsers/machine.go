@@ -61,6 +61,10 @@ type stance struct {
 	// grammar must see the text. The driver reads it only where moves is
 	// false.
 	direct int8
+	// hold, with direct, is a byte that text may not end in to go direct:
+	// such text goes to the grammar after all (Hunyuan holds a trailing
+	// newline that may be its closing marker's). 0: none.
+	hold byte
 }
 
 // segmented is an optional interface of a grammar that has segments besides
@@ -98,6 +102,7 @@ type driver struct {
 	fed     int  // bytes fed: the offset of the next delta's first byte
 	moves   bool // the grammar's stance may change with the next text
 	direct  int8 // the section plain text goes to, or -1 (stance.direct)
+	hold    byte // the byte such text may not end in (stance.hold)
 }
 
 // reset makes d run g over new text, from offset 0.
@@ -153,7 +158,12 @@ func (d *driver) text(s string, out emitter) {
 	at := d.pos
 	d.pos += len(s)
 	if d.direct >= 0 {
-		out(phase(d.direct), s, at)
+		if d.hold == 0 || s[len(s)-1] != d.hold {
+			out(phase(d.direct), s, at)
+			return
+		}
+		d.g.text(s, at, out)
+		d.sync() // the grammar holds some of it now
 		return
 	}
 	d.g.text(s, at, out)
@@ -168,7 +178,7 @@ func (d *driver) sync() {
 	if st.mask != d.sc.Active() {
 		d.sc.SetActive(st.mask)
 	}
-	d.moves, d.direct = st.moves, st.direct
+	d.moves, d.direct, d.hold = st.moves, st.direct, st.hold
 	if st.moves {
 		d.direct = -1
 	}
