@@ -41,13 +41,8 @@ func (s *stream) resolve(tok tokenizer.Tokenizer, markers []string) ([]tokenizer
 	return delims, nil
 }
 
-// take starts a delta: it reports false after Finish (the delta emits
+// takeIDs starts a delta: it reports false after Finish (the delta emits
 // nothing), and counts the single-token markers among the delta's IDs.
-// Each family then feeds the delta's text to its machine with a direct call,
-// which keeps the callbacks on the stack.
-func (s *stream) take(d reasoning.Delta) bool { return s.takeIDs(d.IDs) }
-
-// takeIDs is take for a delta's IDs.
 func (s *stream) takeIDs(ids []int) bool {
 	if s.finished {
 		return false
