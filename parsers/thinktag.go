@@ -188,13 +188,15 @@ func newTagFamilyErr(spec tagSpec) (*tagFamily, error) {
 
 // key is the index of s's structure in the table.
 func (s tagState) key() uint8 {
-	k := uint8(s.phase)
-	for i, b := range [...]bool{s.opened, s.seen, s.begun, s.inTool} {
-		if b {
-			k |= 2 << i
-		}
+	return uint8(s.phase) | bit(s.opened)<<1 | bit(s.seen)<<2 | bit(s.begun)<<3 | bit(s.inTool)<<4
+}
+
+// bit is 1 for true.
+func bit(b bool) uint8 {
+	if b {
+		return 1
 	}
-	return k
+	return 0
 }
 
 // fromKey is the state of structure k, with no holds.
