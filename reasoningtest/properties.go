@@ -134,7 +134,7 @@ func (k *kit) idsBeatText(s Setting, extract extractor) func(string, []reasoning
 			}
 			return nil
 		}
-		plain := Config{StripsSpace: k.c.StripsSpace, ContentPrefix: k.c.ContentPrefix}
+		plain := Config{StripsSpace: k.c.StripsSpace, ContentPrefix: k.c.ContentPrefix, DropsHeaders: k.c.DropsHeaders}
 		if err := Conserves(out, got, segs, plain); err != nil {
 			return fmt.Errorf("with its markers typed as ordinary tokens, %v", err)
 		}
