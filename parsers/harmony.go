@@ -153,7 +153,6 @@ func (g *harmonyGrammar) clone() grammar {
 }
 
 func (g *harmonyGrammar) segments() *segmentBuilder { return &g.segs }
-func (g *harmonyGrammar) active() stance            { return stance{mask: 1<<len(harmonyMarkers) - 1, direct: -1} }
 func (g *harmonyGrammar) ended() bool               { return g.finalLast }
 func (g *harmonyGrammar) epoch() int                { return g.finals }
 
@@ -164,6 +163,25 @@ func (g *harmonyGrammar) end(out emitter) {
 }
 
 // text routes text at offset at by where the grammar stands.
+// active says that every marker counts, and where text goes: a header's
+// text to the grammar (it may end the header, which moves the stance), a
+// body's that is reasoning or content, and text between messages, straight
+// to its section; a segment's to the grammar.
+func (g *harmonyGrammar) active() stance {
+	st := stance{mask: 1<<len(harmonyMarkers) - 1, direct: -1}
+	switch {
+	case g.phase == harmonyInHeader:
+		st.moves = true
+	case g.phase == harmonyInBetween:
+		st.direct = int8(phaseContent)
+	case g.route == routeReasoning:
+		st.direct = int8(phaseReasoning)
+	case g.route == routeContent || g.rawTools:
+		st.direct = int8(phaseContent)
+	}
+	return st
+}
+
 func (g *harmonyGrammar) text(s string, at int, out emitter) {
 	switch g.phase {
 	case harmonyInHeader:
