@@ -304,25 +304,16 @@ func (f *tagFamily) rule(s tagState, kind markerKind) move {
 
 // machine is a think-tag family's grammar on the shared driver: what
 // Extract, ExtractStreaming, the prompt replay and the ID walks run.
+// The driver's feed and finish are its own.
 type machine struct {
-	d driver
+	driver
 	g tagGrammar
 }
 
 func (m *machine) reset(f *tagFamily, s tagState) {
 	m.g.reset(f, s)
-	m.d.reset(&m.g, f.markers)
+	m.driver.reset(&m.g, f.markers)
 }
-
-// feed runs text through the machine. accept says whether a marker found at
-// offset at counts (IDs beat text); out receives the text.
-func (m *machine) feed(text string, accept func(k, at int) bool, out emitter) {
-	m.d.feed(text, accept, out)
-}
-
-// finish ends the text: held text goes to the section it belongs to, held
-// trailing whitespace of reasoning is dropped.
-func (m *machine) finish(out emitter) { m.d.finish(out) }
 
 // tagGrammar is the think-tag grammar: where the response stands (tagState)
 // and the text it holds. The family's compiled table says which markers
@@ -366,7 +357,6 @@ func (g *tagGrammar) text(s string, at int, out emitter) {
 }
 
 func (g *tagGrammar) marker(k, at int, out emitter) {
-	g.state.begun = true
 	next, keep := g.fam.step(g.state, k)
 	if next.phase != g.state.phase || next.labeling {
 		g.settleLabel(out) // the block ends, or another begins
