@@ -37,9 +37,11 @@ var ernie45Family = newTagFamily(ThinkTag{
 // </think> when there is no <response> wrapper while its streaming path
 // drops every leading newline (B7); both of ours drop them (spec policy 2),
 // see the case "bug:B7". vLLM keeps only the text strictly between the first
-// <response> and the last </response>; we drop the two markers and keep
-// text after </response> (a trailing newline), so nothing is lost and no
-// later marker has to be waited for.
+// <response> and the last </response>; we drop the two markers and the
+// newlines between </think> and <response>, keep the text inside the
+// wrapper verbatim (its first newline included, as vLLM does) and keep text
+// after </response> (a trailing newline), so nothing is lost and no later
+// marker has to be waited for.
 func newErnie45(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	return ernie45Family.newParser(tok, cfg)
 }

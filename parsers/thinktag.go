@@ -210,9 +210,10 @@ const structures = 32
 // whether that state replaces the current one with its holds (fresh) or
 // keeps the current holds, and whether the marker's text is content (keep).
 type move struct {
-	to    tagState
-	fresh bool
-	keep  bool
+	to     tagState
+	fresh  bool
+	keep   bool
+	untrim bool // not fresh: the marker ends a leading trim (trimming)
 }
 
 // compile fills the family's table from the rules its spec sets.
@@ -239,6 +240,9 @@ func (f *tagFamily) step(s tagState, k int) (next tagState, keep bool) {
 	next = s
 	next.phase, next.opened, next.seen, next.begun, next.inTool, next.inTail =
 		mv.to.phase, mv.to.opened, mv.to.seen, mv.to.begun, mv.to.inTool, mv.to.inTail
+	// A marker that leaves the state as it was ends the leading trim: the
+	// text after a dropped wrapper (ERNIE's <response>) is kept verbatim.
+	next.trimming = next.trimming && !mv.untrim
 	return next, mv.keep
 }
 
@@ -298,6 +302,7 @@ func (f *tagFamily) rule(s tagState, kind markerKind) move {
 		mv.keep = true
 	}
 	next.inTail = kind == kindTail
+	mv.untrim = kind == kindDrop
 	mv.to = next
 	return mv
 }
