@@ -36,8 +36,8 @@ func TestStreamReasoningOff(t *testing.T) {
 }
 
 // TestNonEmptyContent: a response without content returns its reasoning as
-// content, in Extract and in a stream that held reasoning back; a stream that
-// already emitted reasoning cannot take it back.
+// content, in Extract and in a stream alike: the stream holds reasoning back
+// until content follows it (issue 16, item 7).
 func TestNonEmptyContent(t *testing.T) {
 	out := "<think>only thoughts"
 	want := reasoning.Message{Content: "only thoughts"}
@@ -46,8 +46,13 @@ func TestNonEmptyContent(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, want, p.Extract(out))
 	assert.Equal(t, reasoning.Message{Reasoning: "a", Content: "b"}, p.Extract("a</think>b"))
-	assert.Equal(t, reasoning.Message{Reasoning: "only thoughts"},
-		reasoning.Collect(p, []reasoning.Delta{{Text: out}}), "reasoning already streamed stays reasoning")
+	assert.Equal(t, want, reasoning.Collect(p, []reasoning.Delta{{Text: out}}), "streaming equals Extract")
+
+	p, err = reasoning.New("deepseek_r1", nil, reasoning.WithNonEmptyContent(true))
+	require.NoError(t, err)
+	assert.Equal(t, []reasoning.Message{{}, {Reasoning: "a", Content: "b"}, {}},
+		[]reasoning.Message{p.ExtractStreaming(reasoning.Delta{Text: "a"}), p.ExtractStreaming(reasoning.Delta{Text: "</think>b"}), p.Finish()},
+		"reasoning is held until content follows it")
 
 	p, err = reasoning.New("deepseek_r1", nil, reasoning.WithNonEmptyContent(true), reasoning.WithStreamReasoning(false))
 	require.NoError(t, err)

@@ -40,7 +40,7 @@ type Config struct {
 	PromptIDs          []int          // its token IDs, if known
 	StreamReasoning    bool           // default true; false holds reasoning back and emits it in one piece when it ends
 	ForceReasoning     *bool          // nil: the family's default; true: the response starts inside reasoning without an opening marker
-	NonEmptyContent    bool           // a finished response with no content returns its reasoning as content (where it was not streamed yet)
+	NonEmptyContent    bool           // a finished response with no content returns its reasoning as content; reasoning is then held back while streaming
 }
 
 // An Option sets one field of a Config.
@@ -83,9 +83,10 @@ func WithForceReasoning(on bool) Option {
 }
 
 // WithNonEmptyContent makes a finished response with no content return its
-// reasoning as content instead (SGLang force_nonempty_content). A streaming
-// parser can do so only for reasoning it has not emitted yet, that is with
-// WithStreamReasoning(false). chat_template_kwargs["force_nonempty_content"]
+// reasoning as content instead (SGLang force_nonempty_content). Streaming
+// gives what Extract gives: reasoning is held back, as with
+// WithStreamReasoning(false), until content follows it, and Finish emits it
+// as content when none came. chat_template_kwargs["force_nonempty_content"]
 // set to true turns it on too, as SGLang and vLLM's Nemotron read it.
 func WithNonEmptyContent(on bool) Option {
 	return func(c *Config) { c.NonEmptyContent = on }

@@ -9,7 +9,10 @@ func shape(p Parser, cfg Config) Parser {
 	if cfg.StreamReasoning && !cfg.NonEmptyContent {
 		return p
 	}
-	s := &shaped{Parser: p, stream: cfg.StreamReasoning, nonEmpty: cfg.NonEmptyContent}
+	// NonEmptyContent holds reasoning back as StreamReasoning(false) does:
+	// only then can a response that brings no content give its reasoning
+	// as content, as Extract does.
+	s := &shaped{Parser: p, stream: cfg.StreamReasoning && !cfg.NonEmptyContent, nonEmpty: cfg.NonEmptyContent}
 	if seg, ok := p.(Segmenter); ok {
 		return &shapedSegmenter{s, seg}
 	}
@@ -37,7 +40,6 @@ type shaped struct {
 	nonEmpty   bool            // no content at the end: reasoning becomes content
 	held       strings.Builder // reasoning not emitted yet (stream false)
 	anyContent bool            // some content was emitted
-	anyThought bool            // some reasoning was emitted
 	finished   bool
 }
 
@@ -61,7 +63,6 @@ func (s *shaped) ExtractStreaming(d Delta) Message {
 		s.anyContent = true
 	}
 	if s.stream {
-		s.anyThought = s.anyThought || m.Reasoning != ""
 		return m
 	}
 	s.held.WriteString(m.Reasoning)
@@ -87,8 +88,7 @@ func (s *shaped) Finish() Message {
 		m.Reasoning = s.held.String()
 		s.held.Reset()
 	}
-	// Reasoning already streamed cannot be taken back: then content stays empty.
-	if s.nonEmpty && !s.anyContent && !s.anyThought {
+	if s.nonEmpty && !s.anyContent {
 		m.Reasoning, m.Content = "", m.Reasoning
 	}
 	return m

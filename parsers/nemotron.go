@@ -73,8 +73,8 @@ var graniteThinkingFamily = newTagFamily(ThinkTag{
 // newlines that begin the content.
 // Upstream: spec vllm-channels-and-state §4. vLLM's streaming path copies
 // the reasoning into content at the end when the swap applies, so a client
-// sees it twice; a stream here swaps only reasoning it held back
-// (WithStreamReasoning(false)). vLLM does not swap when the content was
+// sees it twice; a stream here holds reasoning back while the swap is asked
+// for and swaps it once, as Extract does. vLLM does not swap when the content was
 // only newlines (which its strip then empties); here the content is empty
 // after the strip, so the swap applies. vLLM's swap reads "thinking" too;
 // here only enable_thinking is a switch, and force_nonempty_content the
