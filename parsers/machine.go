@@ -98,11 +98,17 @@ type driver struct {
 	g       grammar
 	markers []string // the grammar's markers, by index
 	sc      marker.Scanner
-	pos     int  // offset of the next byte the scanner returns
-	fed     int  // bytes fed: the offset of the next delta's first byte
-	moves   bool // the grammar's stance may change with the next text
-	direct  int8 // the section plain text goes to, or -1 (stance.direct)
-	hold    byte // the byte such text may not end in (stance.hold)
+	pos     int    // offset of the next byte the scanner returns
+	fed     int    // bytes fed: the offset of the next delta's first byte
+	moves   bool   // the grammar's stance may change with the next text
+	direct  int8   // the section plain text goes to, or -1 (stance.direct)
+	hold    byte   // the byte such text may not end in (stance.hold)
+	mask    uint64 // the markers that count (stance.mask)
+	// extra holds markers the scanner watches although they do not count:
+	// those whose token has arrived and whose text has not been seen (IDs
+	// beat text), so that the text uses the ID up where it does not count,
+	// and a look-alike typed later finds none pending.
+	extra uint64
 }
 
 // reset makes d run g over new text, from offset 0.
@@ -130,11 +136,16 @@ func (d *driver) feed(text string, accept func(k, at int) bool, out emitter) {
 		}
 		mk := d.markers[k]
 		at := d.pos
+		// A marker watched only for its pending ID (extra) is text, and
+		// uses the ID up. IDs may deny a marker that counts: then it is
+		// text too.
+		if d.mask&(1<<k) == 0 {
+			accept(k, at)
+			d.text(mk, out)
+			continue
+		}
 		d.pos += len(mk)
-		// Text just emitted may have made the marker mean nothing (the
-		// scanner's set is the grammar's, synced), and IDs may deny it:
-		// then it is text.
-		if d.sc.Active()&(1<<k) == 0 || !accept(k, at) {
+		if !accept(k, at) {
 			d.g.text(mk, at, out)
 		} else {
 			d.g.marker(k, at, out)
@@ -175,8 +186,9 @@ func (d *driver) text(s string, out emitter) {
 // sync tells the scanner which markers count now.
 func (d *driver) sync() {
 	st := d.g.active()
-	if st.mask != d.sc.Active() {
-		d.sc.SetActive(st.mask)
+	d.mask = st.mask
+	if m := st.mask | d.extra; m != d.sc.Active() {
+		d.sc.SetActive(m)
 	}
 	d.moves, d.direct, d.hold = st.moves, st.direct, st.hold
 	if st.moves {
@@ -283,6 +295,10 @@ func (s *textShell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	}
 	if !s.takeIDs(ids) {
 		return reasoning.Message{}
+	}
+	if s.watch != s.live.extra { // rare: a special token came where it does not count
+		s.live.extra = s.watch
+		s.live.sync()
 	}
 	r, c := s.scratch()
 	s.live.feed(d.Text, s.backed, s.out)

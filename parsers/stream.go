@@ -17,6 +17,7 @@ type stream struct {
 	// counts only as far as its ID has been seen.
 	single   []int                  // by marker: its ID when it is one token, else -1
 	pending  [marker.MaxMarkers]int // by marker: IDs seen whose text has not been matched yet
+	watch    uint64                 // the markers with IDs pending
 	idMode   bool                   // some delta carried IDs
 	finished bool
 	slab     marker.Slab // joins the pieces of one delta's message
@@ -53,6 +54,7 @@ func (s *stream) takeIDs(ids []int) bool {
 			for k, single := range s.single {
 				if single == id && single >= 0 {
 					s.pending[k]++
+					s.watch |= 1 << k
 				}
 			}
 		}
@@ -78,7 +80,9 @@ func (s *stream) backed(k, _ int) bool {
 		return true
 	}
 	if s.pending[k] > 0 {
-		s.pending[k]--
+		if s.pending[k]--; s.pending[k] == 0 {
+			s.watch &^= 1 << k
+		}
 		return true
 	}
 	return false
