@@ -304,7 +304,7 @@ func harmonyStartOf(cfg reasoning.Config, tok tokenizer.Tokenizer, rawTools bool
 		return g
 	}
 	p := &harmonyGrammar{rawTools: rawTools, segs: segmentBuilder{off: true}}
-	if !replay(p, harmonyMarkers, 1<<hmStart, promptTail(cfg, tok, 256)) {
+	if !replay(p, harmonyMarkers, 1<<hmStart, cfg, tok) {
 		return g
 	}
 	switch p.phase {

@@ -300,7 +300,11 @@ func init() {
 		opens:   []string{thinkOpen}, closes: []string{thinkClose}, aliases: []string{"hunyuan"}})
 }
 
-// hunyuanStart applies spec policy 4 and WithForceReasoning.
+// hunyuanStart applies spec policy 4 and WithForceReasoning: the prompt's
+// last marker, wherever it is, says where the response starts, unless the
+// end of the user's turn follows it. A marker with only newlines after it
+// leaves the rest of its newlines to drop; one with text after it leaves
+// the response where that text stands.
 func hunyuanStart(tok tokenizer.Tokenizer, cfg reasoning.Config) hyStart {
 	if f := cfg.ForceReasoning; f != nil {
 		if *f {
@@ -308,26 +312,34 @@ func hunyuanStart(tok tokenizer.Tokenizer, cfg reasoning.Config) hyStart {
 		}
 		return hyStart{phase: hyBefore}
 	}
-	tail := promptTail(cfg, tok, 32) // enough tokens for any marker and its newlines
-	trimmed := strings.TrimRight(tail, spaces)
-	// skip returns how many of want newlines after a marker at the end of
-	// the prompt are still to come: none if other whitespace follows it.
+	tail, k := promptFrom(cfg, tok, hyPromptMarkers, 1<<len(hyPromptMarkers)-1)
+	if k < 0 || k == len(hyMarkers) { // no marker, or the user's turn ended after it
+		return hyStart{phase: hyBefore}
+	}
+	rest := tail[len(hyPromptMarkers[k]):]
+	text := strings.TrimRight(rest, spaces) != ""
+	// skip returns how many of want newlines after the marker are still
+	// to come: none if other whitespace follows it.
 	skip := func(want int) int {
-		rest := tail[len(trimmed):]
 		if strings.Trim(rest, "\n") != "" {
 			return 0
 		}
 		return max(0, want-len(rest))
 	}
-	switch {
-	case strings.HasSuffix(trimmed, thinkOpen):
+	switch k {
+	case hyOpenTag:
 		return hyStart{phase: hyThink, skipNL: skip(2)}
-	case strings.HasSuffix(trimmed, thinkClose):
+	case hyCloseTag:
+		if text { // </think> with no <answer> after it is reasoning text
+			return hyStart{phase: hyThink}
+		}
 		return hyStart{phase: hyAnswer, due: true}
-	case strings.HasSuffix(trimmed, hyAnswerOpen):
+	case hyAnswerTag:
 		return hyStart{phase: hyAnswer, skipNL: skip(1)}
-	case strings.HasSuffix(trimmed, hyAnswerEnd):
-		return hyStart{phase: hyAfter}
 	}
-	return hyStart{phase: hyBefore}
+	return hyStart{phase: hyAfter}
 }
+
+// hyPromptMarkers are the markers hunyuanStart looks for in a prompt: the
+// family's, then the end of the user's turn.
+var hyPromptMarkers = append(append([]string(nil), hyMarkers...), hyTurnEnd)

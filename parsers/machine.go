@@ -196,18 +196,19 @@ func (d *driver) sync() {
 	}
 }
 
-// replay runs g over prompt from the last of the anchor markers in it, with
-// text alone, and reports whether there was one. What the scanner holds at
-// the end is text: a marker cut in two by the end of the prompt is not
-// joined with the output. The grammar is then where the prompt leaves it.
-func replay(g grammar, markers []string, anchors uint64, prompt string) bool {
-	_, from := lastMarker(prompt, markers, anchors)
-	if from < 0 {
+// replay runs g over the prompt from the last of the anchor markers in it
+// (see promptFrom), with text alone, and reports whether there was one.
+// What the scanner holds at the end is text: a marker cut in two by the end
+// of the prompt is not joined with the output. The grammar is then where
+// the prompt leaves it.
+func replay(g grammar, markers []string, anchors uint64, cfg reasoning.Config, tok tokenizer.Tokenizer) bool {
+	prompt, k := promptFrom(cfg, tok, markers, anchors)
+	if k < 0 {
 		return false
 	}
 	var d driver
 	d.reset(g, markers)
-	d.feed(prompt[from:], acceptAll, discard)
+	d.feed(prompt, acceptAll, discard)
 	if held := d.sc.Flush(); held != "" {
 		d.text(held, discard)
 		d.sync()
@@ -230,13 +231,32 @@ func lastMarker(text string, markers []string, mask uint64) (k, at int) {
 	return k, at
 }
 
-// promptTail returns the text of the prompt's end: its text, or the decoded
-// last n of its IDs when a tokenizer and IDs are given.
-func promptTail(cfg reasoning.Config, tok tokenizer.Tokenizer, n int) string {
-	if tok != nil && len(cfg.PromptIDs) > 0 {
-		return tok.Decode(cfg.PromptIDs[max(0, len(cfg.PromptIDs)-n):])
+// promptFrom returns the prompt from the last of the markers in mask it
+// holds, that marker first, and which marker it is; "", -1 when it holds
+// none. Prompt IDs, when a tokenizer can read them, beat prompt text: they
+// are decoded back from the end only as far as that marker, however long
+// the prompt.
+func promptFrom(cfg reasoning.Config, tok tokenizer.Tokenizer, markers []string, mask uint64) (text string, k int) {
+	if tok == nil || len(cfg.PromptIDs) == 0 {
+		k, at := lastMarker(cfg.PromptText, markers, mask)
+		if k < 0 {
+			return "", -1
+		}
+		return cfg.PromptText[at:], k
 	}
-	return cfg.PromptText
+	ids := cfg.PromptIDs
+	for n := 64; ; n *= 2 {
+		from := max(0, len(ids)-n)
+		tail := tok.Decode(ids[from:])
+		// A marker found in the tail is the prompt's last: any later one
+		// is in the tail too. One cut by the tail's start begins earlier.
+		if k, at := lastMarker(tail, markers, mask); k >= 0 {
+			return tail[at:], k
+		}
+		if from == 0 {
+			return "", -1
+		}
+	}
 }
 
 // forced reports whether the request forces the response to start inside

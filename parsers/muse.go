@@ -518,7 +518,7 @@ func museStartOf(cfg reasoning.Config, tok tokenizer.Tokenizer, handOff bool) *m
 		return g
 	}
 	p := &museGrammar{handOff: handOff, segs: segmentBuilder{off: true}}
-	if !replay(p, museMarkers, 1<<mmStart, promptTail(cfg, tok, 256)) {
+	if !replay(p, museMarkers, 1<<mmStart, cfg, tok) {
 		return g
 	}
 	g.phase, g.route, g.recipient, g.over = p.phase, p.route, p.recipient, p.over
