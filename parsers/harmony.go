@@ -210,8 +210,12 @@ func (g *harmonyGrammar) body(s string, at int, out emitter) {
 }
 
 // degrade emits a header that never reached <|message|> as content, raw:
-// it was not a header after all, and no text is lost.
-func (g *harmonyGrammar) degrade(out emitter) { g.header.release(phaseContent, out) }
+// it was not a header after all, and no text is lost. The prompt's part of
+// it (prefix) was not a header either, and is forgotten.
+func (g *harmonyGrammar) degrade(out emitter) {
+	g.header.release(phaseContent, out)
+	g.prefix = ""
+}
 
 // beginHeader starts a header with control token mk at offset at.
 func (g *harmonyGrammar) beginHeader(mk string, at int) {
