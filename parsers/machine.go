@@ -202,7 +202,7 @@ func (d *driver) sync() {
 // of the prompt is not joined with the output. The grammar is then where
 // the prompt leaves it.
 func replay(g grammar, markers []string, anchors uint64, cfg reasoning.Config, tok tokenizer.Tokenizer) bool {
-	prompt, k := promptFrom(cfg, tok, markers, anchors)
+	prompt, k := promptFrom(cfg, tok, markers, nil, anchors)
 	if k < 0 {
 		return false
 	}
@@ -235,8 +235,9 @@ func lastMarker(text string, markers []string, mask uint64) (k, at int) {
 // holds, that marker first, and which marker it is; "", -1 when it holds
 // none. Prompt IDs, when a tokenizer can read them, beat prompt text: they
 // are decoded back from the end only as far as that marker, however long
-// the prompt.
-func promptFrom(cfg reasoning.Config, tok tokenizer.Tokenizer, markers []string, mask uint64) (text string, k int) {
+// the prompt, and a marker k with single[k] >= 0 (single may be nil) counts
+// only as that one token there, not as its characters typed as others.
+func promptFrom(cfg reasoning.Config, tok tokenizer.Tokenizer, markers []string, single []int, mask uint64) (text string, k int) {
 	if tok == nil || len(cfg.PromptIDs) == 0 {
 		k, at := lastMarker(cfg.PromptText, markers, mask)
 		if k < 0 {
@@ -247,16 +248,46 @@ func promptFrom(cfg reasoning.Config, tok tokenizer.Tokenizer, markers []string,
 	ids := cfg.PromptIDs
 	for n := 64; ; n *= 2 {
 		from := max(0, len(ids)-n)
-		tail := tok.Decode(ids[from:])
+		t := tokenText{tok: tok, ids: ids[from:]}
+		var b strings.Builder
+		for i := range t.ids {
+			b.WriteString(t.feed(i))
+		}
+		tail := b.String()
 		// A marker found in the tail is the prompt's last: any later one
 		// is in the tail too. One cut by the tail's start begins earlier.
-		if k, at := lastMarker(tail, markers, mask); k >= 0 {
+		k, at := -1, -1
+		for i, mk := range markers {
+			if mask&(1<<i) == 0 {
+				continue
+			}
+			for end := len(tail); ; {
+				j := strings.LastIndex(tail[:end], mk)
+				if j <= at {
+					break
+				}
+				if one := idOf(single, i); one < 0 || t.isToken(j, j+len(mk), one) {
+					k, at = i, j
+					break
+				}
+				end = j + len(mk) - 1 // typed as other tokens: look before it
+			}
+		}
+		if k >= 0 {
 			return tail[at:], k
 		}
 		if from == 0 {
 			return "", -1
 		}
 	}
+}
+
+// idOf is single[k], or -1 when single is nil.
+func idOf(single []int, k int) int {
+	if single == nil {
+		return -1
+	}
+	return single[k]
 }
 
 // forced reports whether the request forces the response to start inside
@@ -885,6 +916,13 @@ func (t *tokenText) feed(i int) string {
 	}
 	t.start = append(t.start, t.start[len(t.start)-1]+len(s))
 	return s
+}
+
+// isToken reports whether the bytes [a, b) are the whole text of one token,
+// and that token is id.
+func (t *tokenText) isToken(a, b, id int) bool {
+	first, last := t.tokens(a, b)
+	return first == last && t.ids[last] == id && t.start[first] == a && t.start[last+1] == b
 }
 
 // tokens returns the tokens whose text overlaps the bytes [a, b).

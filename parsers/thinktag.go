@@ -1,6 +1,7 @@
 package parsers
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/reasoning-go/reasoning"
@@ -531,7 +532,7 @@ func (f *tagFamily) newParser(tok tokenizer.Tokenizer, cfg reasoning.Config) (re
 			p.bounds = append(p.bounds, d.IDs)
 		}
 	}
-	start, ok := f.startState(tok, cfg, delims)
+	start, ok := f.startState(tok, cfg, p.single)
 	if !ok {
 		return newIdentity(), nil
 	}
@@ -548,34 +549,33 @@ func (f *tagFamily) newParser(tok tokenizer.Tokenizer, cfg reasoning.Config) (re
 // the identity. In order, the first that applies wins:
 //
 //  1. WithForceReasoning(true): reasoning.
-//  2. A prompt that ends with the opening marker, unless WithForceReasoning
-//     is false: reasoning.
+//  2. A prompt whose last deciding marker is an opener (see fromPrompt),
+//     unless WithForceReasoning is false: reasoning.
 //  3. The thinking switch, set or by default, off: no reasoning.
 //  4. WithForceReasoning(false): content, where an opening marker may still
 //     open the one block (SGLang's and Dynamo's force_reasoning off).
-//  5. A prompt that ends with the closing marker: content, the block had;
-//     an opening marker opens another only in a family that re-enters.
+//  5. A prompt whose last deciding marker is a closer, an end or a tool-call
+//     opener: content, the block had; an opening marker opens another only
+//     in a family that re-enters.
 //  6. The family's default.
 //
 // A family with responseIn reads the prompt by running the machine over its
-// part of it, in steps 2 and 5: the state that leaves is where the response
-// starts.
+// part of it instead, in steps 2 and 5: the state that leaves is where the
+// response starts.
 //
 // So thinking off wins over a prompt that agrees with it: the usual
 // thinking-disabled prefill does not turn the identity into a parser that
 // drops stray closers.
-func (f *tagFamily) startState(tok tokenizer.Tokenizer, cfg reasoning.Config, delims []tokenizer.Delimiter) (s tagState, ok bool) {
+func (f *tagFamily) startState(tok tokenizer.Tokenizer, cfg reasoning.Config, single []int) (s tagState, ok bool) {
 	force := cfg.ForceReasoning
 	if force != nil && *force {
 		return tagState{phase: phaseReasoning, seen: true, labeling: f.label != ""}, true
 	}
-	prompt, fromPrompt := f.fromPrompt(tok, cfg, delims)
-	ps := tagState{phase: prompt, seen: true, labeling: prompt == phaseReasoning && f.label != ""} // where the prompt leaves the response
+	ps, fromPrompt := f.fromPrompt(tok, cfg, single) // where the prompt leaves the response
 	if f.responseIn != nil {
 		ps, fromPrompt = f.replay(tok, cfg)
-		prompt = ps.phase
 	}
-	if force == nil && fromPrompt && prompt == phaseReasoning {
+	if force == nil && fromPrompt && ps.phase == phaseReasoning {
 		return ps, true
 	}
 	if f.thinking != nil && !f.thinking(cfg) {
@@ -625,42 +625,53 @@ func (f *tagFamily) replay(tok tokenizer.Tokenizer, cfg reasoning.Config) (s tag
 	return s, true
 }
 
-// fromPrompt applies spec policy 4: it reports the phase a prompt leaves
-// the response in when the prompt ends with the opening marker (give or take
-// whitespace: reasoning) or with the closing marker (content). Prompt IDs,
-// when a tokenizer can read them, beat prompt text: a single-token marker
-// must be its token there, not the same characters typed as ordinary tokens.
-func (f *tagFamily) fromPrompt(tok tokenizer.Tokenizer, cfg reasoning.Config, delims []tokenizer.Delimiter) (phase, bool) {
-	ends := func(d tokenizer.Delimiter) bool {
-		return strings.HasSuffix(strings.TrimRight(cfg.PromptText, spaces), d.Text)
-	}
-	if tok != nil && len(cfg.PromptIDs) > 0 {
-		ids := cfg.PromptIDs
-		for len(ids) > 0 && strings.TrimSpace(tok.Decode(ids[len(ids)-1:])) == "" {
-			ids = ids[:len(ids)-1]
-		}
-		// A multi-token marker may share its last token with the whitespace
-		// after it (Llama 3 spells "</think>\n\n" as "</", "think", ">\n\n").
-		tail := strings.TrimRight(tok.Decode(ids[max(0, len(ids)-64):]), spaces) // enough tokens for any marker
-		ends = func(d tokenizer.Delimiter) bool {
-			if d.Single() {
-				return len(ids) > 0 && ids[len(ids)-1] == d.IDs[0]
+// fromPrompt applies spec policy 4: the prompt's last marker that says
+// where reasoning stands (an opener, a closer, an end or a tool-call
+// opener), wherever it is, says where the response starts, unless a turn
+// boundary follows it (the ID-level end check reads the prompt the same
+// way). The machine runs over the prompt from that marker and the response
+// starts where that leaves it, with nothing trimmed at its start and a
+// leading opener still the block's own; ok is false when no such marker
+// decides. Prompt IDs, when a tokenizer can read them, beat prompt text: a
+// single-token marker must be its token there, not the same characters
+// typed as ordinary tokens.
+func (f *tagFamily) fromPrompt(tok tokenizer.Tokenizer, cfg reasoning.Config, single []int) (s tagState, ok bool) {
+	deciders := f.bits[kindOpen] | f.bits[kindClose] | f.bits[kindEnd] | f.bits[kindTool]
+	markers, mask := f.markers, deciders
+	if len(f.boundaries) > 0 {
+		markers = append(slices.Clip(f.markers), f.boundaries...)
+		single = slices.Clone(single)
+		for i, b := range f.boundaries {
+			mask |= 1 << (len(f.markers) + i)
+			one := -1
+			if d, err := tokenizer.Resolve(tok, b); err == nil && d.Single() {
+				one = d.IDs[0]
 			}
-			return strings.HasSuffix(tail, d.Text)
+			single = append(single, one)
 		}
 	}
-	for i, d := range delims {
-		if !ends(d) {
-			continue
-		}
-		switch f.kinds[i] {
-		case kindOpen:
-			return phaseReasoning, true
-		case kindClose:
-			return phaseContent, true
-		}
+	text, k := promptFrom(cfg, tok, markers, single, mask)
+	if k < 0 || k >= len(f.markers) { // none, or a turn boundary after the last
+		return tagState{}, false
 	}
-	return phaseContent, false
+	// Where the marker counts: an opener in content before any block, the
+	// others in an opened block.
+	s = tagState{phase: phaseReasoning, opened: true, seen: true, begun: true}
+	if f.kinds[k] == kindOpen {
+		s = tagState{phase: phaseContent}
+	}
+	var m machine
+	m.reset(f, s)
+	m.feed(text, acceptAll, discard)
+	if held := m.sc.Flush(); held != "" { // a marker cut by the prompt's end is text
+		m.text(held, discard)
+	}
+	s = m.g.state
+	s.begun, s.trimming, s.opened = false, false, false
+	if s.phase == phaseReasoning {
+		s.labeling = f.label != "" && strings.TrimSpace(text[len(f.markers[k]):]) == ""
+	}
+	return s, true
 }
 
 // Extract runs a machine of its own, on the stack, over the output.
