@@ -391,7 +391,7 @@ func init() {
 }
 
 func buildHarmony(tok tokenizer.Tokenizer, cfg reasoning.Config, rawTools bool) (reasoning.Parser, error) {
-	return newShell(&harmonySpec, tok, harmonyStartOf(cfg, tok, rawTools))
+	return newShell(&harmonySpec, tok, cfg, harmonyStartOf(cfg, tok, rawTools))
 }
 
 // endFromIDs answers the end check by looking back from the end of ids,

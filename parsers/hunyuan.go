@@ -291,7 +291,7 @@ var hunyuanEntry = catalog.Entry{Markers: hyMarkers, Boundaries: []string{hyTurn
 // tokenizer has one), starting in content, with <tool_calls> ending
 // reasoning, and it keeps the newlines and the <answer> tags in the content.
 func newHunyuanA13B(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
-	return newShell(&hunyuanSpec, tok, newHYGrammar(hunyuanStart(tok, cfg)))
+	return newShell(&hunyuanSpec, tok, cfg, newHYGrammar(hunyuanStart(tok, cfg)))
 }
 
 func init() {

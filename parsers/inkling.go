@@ -208,7 +208,7 @@ func inklingStart(cfg reasoning.Config, tok tokenizer.Tokenizer) *inklingGrammar
 // ends reasoning too, as the visible kinds do. Dynamo's and SGLang's
 // inkling pass tool blocks through verbatim, as here.
 func newInkling(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
-	return newShell(&inklingSpec, tok, inklingStart(cfg, tok))
+	return newShell(&inklingSpec, tok, cfg, inklingStart(cfg, tok))
 }
 
 func init() {

@@ -380,8 +380,11 @@ type shell struct {
 // newShell builds the parser of a response that starts where initial
 // stands, with the optional interfaces its grammar and spec call for. An
 // error names the marker the tokenizer cannot express.
-func newShell(spec *machineSpec, tok tokenizer.Tokenizer, initial grammar) (reasoning.Parser, error) {
+func newShell(spec *machineSpec, tok tokenizer.Tokenizer, cfg reasoning.Config, initial grammar) (reasoning.Parser, error) {
 	s := &shell{spec: spec, tok: tok, turn: -1}
+	if tok != nil {
+		s.prompt = cfg.PromptIDs
+	}
 	if _, err := s.resolve(tok, spec.markers); err != nil {
 		return nil, err
 	}
@@ -434,7 +437,10 @@ func newShell(spec *machineSpec, tok tokenizer.Tokenizer, initial grammar) (reas
 // grammar whether reasoning is over (see grammar.ended), or lets the
 // grammar look back from the end (idEnder). Without a tokenizer no marker
 // can be seen: the answer is where the response starts.
-func (s *shell) IsReasoningEnd(ids []int) bool {
+func (s *shell) IsReasoningEnd(ids []int) bool { return s.endFrom(s.output(ids)) }
+
+// endFrom is IsReasoningEnd on the output's IDs.
+func (s *shell) endFrom(ids []int) bool {
 	switch {
 	case s.tok == nil:
 		return s.initial.ended()
@@ -459,6 +465,7 @@ func (s *shell) IsReasoningEndStreaming(ids, delta []int) bool {
 	if s.tok == nil {
 		return s.initial.ended()
 	}
+	ids, delta = s.outputDelta(ids, delta)
 	from := max(0, len(ids)-len(delta))
 	m := &s.memo
 	if s.allOne && !s.holdsMarker(ids[from:]) {
@@ -478,7 +485,7 @@ func (s *shell) IsReasoningEndStreaming(ids, delta []int) bool {
 	var ans bool
 	switch {
 	case s.lookBack:
-		ans = s.IsReasoningEnd(ids)
+		ans = s.endFrom(ids)
 	case m.walk != nil && m.n == from:
 		ans = s.walkOn(ids)
 	default:
@@ -527,7 +534,8 @@ func (s *shell) boundary(id int) bool { return id == s.turn && id >= 0 }
 // while reasoning has not ended, all of ids without a tokenizer when the
 // response starts after reasoning.
 func (s *shell) ExtractContentIDs(ids []int) []int {
-	if !s.IsReasoningEnd(ids) {
+	ids = s.output(ids)
+	if !s.endFrom(ids) {
 		return nil
 	}
 	if s.tok == nil {
@@ -555,7 +563,7 @@ func (s *shell) CountReasoningTokens(ids []int) int {
 		return 0
 	}
 	n := 0
-	s.credit(ids, func(_ grammar, _ int, ph phase) {
+	s.credit(s.output(ids), func(_ grammar, _ int, ph phase) {
 		if ph == phaseReasoning {
 			n++
 		}

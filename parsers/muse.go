@@ -603,7 +603,7 @@ func init() {
 }
 
 func buildMuse(tok tokenizer.Tokenizer, cfg reasoning.Config, handOff bool) (reasoning.Parser, error) {
-	return newShell(&museSpec, tok, museStartOf(cfg, tok, handOff))
+	return newShell(&museSpec, tok, cfg, museStartOf(cfg, tok, handOff))
 }
 
 // museEntry describes Muse's names for the registry-wide tests.

@@ -2,6 +2,7 @@ package parsers
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/reasoning-go/reasoning"
@@ -21,6 +22,12 @@ type stream struct {
 	idMode   bool                   // some delta carried IDs
 	finished bool
 	slab     marker.Slab // joins the pieces of one delta's message
+	// The prompt's IDs (WithPrompt, with a tokenizer): the ID methods
+	// read a sequence that begins with them from where the response
+	// starts, after them (see output).
+	prompt    []int
+	skip      bool // the sequence IsReasoningEndStreaming reads begins with prompt
+	skipKnown bool // skip holds for the sequence's deltas after the prompt
 	r, c     pieces      // one delta's pieces, reused
 }
 
@@ -60,6 +67,38 @@ func (s *stream) takeIDs(ids []int) bool {
 		}
 	}
 	return true
+}
+
+// output returns the part of ids the response wrote: what follows the
+// prompt's IDs when ids begin with them (the sequence a Gate and vLLM pass,
+// prompt and output), else ids whole. So the ID methods start where the
+// text split starts, whatever decided it: the prompt, its thinking switch
+// or WithForceReasoning.
+func (s *stream) output(ids []int) []int {
+	if n := len(s.prompt); n > 0 && len(ids) >= n && slices.Equal(ids[:n], s.prompt) {
+		return ids[n:]
+	}
+	return ids
+}
+
+// outputDelta is output for IsReasoningEndStreaming: ids and delta, the
+// newest part of ids, past the prompt when ids begin with it. Whether they
+// do is checked once per sequence, not per delta: again only when a delta
+// reaches into the prompt.
+func (s *stream) outputDelta(ids, delta []int) ([]int, []int) {
+	n := len(s.prompt)
+	if n == 0 {
+		return ids, delta
+	}
+	if from := len(ids) - len(delta); from < n || !s.skipKnown {
+		s.skip = len(ids) >= n && slices.Equal(ids[:n], s.prompt)
+		s.skipKnown = len(ids) >= n
+	}
+	if !s.skip {
+		return ids, delta
+	}
+	out := ids[n:]
+	return out, delta[max(0, len(delta)-len(out)):]
 }
 
 // finish reports whether Finish runs for the first time, and spends the

@@ -443,7 +443,10 @@ type responseTemplate struct {
 // block, and has not when it leaves it inside thinking. IDs that show
 // neither count as ended only with thinking off. A thinking field that
 // repeats never counts as ended.
-func (p *responseTemplate) IsReasoningEnd(ids []int) bool {
+func (p *responseTemplate) IsReasoningEnd(ids []int) bool { return p.endOf(p.output(ids)) }
+
+// endOf is IsReasoningEnd on the output's IDs.
+func (p *responseTemplate) endOf(ids []int) bool {
 	if p.tmpl.repeats {
 		return false
 	}
@@ -477,9 +480,10 @@ func (p *responseTemplate) answer(st tagState) bool {
 // anchors running over the text so far. A template whose anchors are a
 // pattern, or literals that may overlap, has the whole response read again.
 func (p *responseTemplate) IsReasoningEndStreaming(ids, delta []int) bool {
+	ids, delta = p.outputDelta(ids, delta)
 	a := p.tmpl.anchor
 	if p.tmpl.repeats || a.re != nil || a.overlaps {
-		return p.IsReasoningEnd(ids)
+		return p.endOf(ids)
 	}
 	w := &p.endWalk
 	if from := max(0, len(ids)-len(delta)); !w.valid || w.n != from {
@@ -539,7 +543,8 @@ func (w *templateWalk) feed(tok tokenizer.Tokenizer, ids []int) {
 // from after the last start anchor in ids (the response's start when there
 // is none), as the text split gives them: nil while reasoning has not ended.
 func (p *responseTemplate) ExtractContentIDs(ids []int) []int {
-	if !p.IsReasoningEnd(ids) {
+	ids = p.output(ids)
+	if !p.endOf(ids) {
 		return nil
 	}
 	s := p.start

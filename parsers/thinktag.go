@@ -513,6 +513,9 @@ func (p *thinkTag) fam() *tagFamily { return p.f }
 // is returned.
 func (f *tagFamily) newParser(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	p := &thinkTag{f: f, seqs: make([][]int, len(f.markers)), tok: tok}
+	if tok != nil {
+		p.prompt = cfg.PromptIDs
+	}
 	delims, err := p.resolve(tok, f.markers)
 	if err != nil {
 		return nil, err

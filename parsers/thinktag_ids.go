@@ -23,7 +23,7 @@ const (
 // answer to where the response starts. Without a tokenizer no marker can be
 // seen.
 func (p *thinkTag) IsReasoningEnd(ids []int) bool {
-	return p.endAfter(ids, 0)
+	return p.endAfter(p.output(ids), 0)
 }
 
 // IsReasoningEndStreaming answers as IsReasoningEnd(ids) does, where delta
@@ -36,6 +36,7 @@ func (p *thinkTag) IsReasoningEndStreaming(ids, delta []int) bool {
 	if p.tok == nil {
 		return p.answer(noEvent)
 	}
+	ids, delta = p.outputDelta(ids, delta)
 	from := max(0, len(ids)-len(delta))
 	ans, ok := p.ended.at(from)
 	if !ok {
@@ -165,7 +166,8 @@ func (p *thinkTag) longestMarker() int {
 // not ended, all of ids when the response starts in content and holds no
 // marker.
 func (p *thinkTag) ExtractContentIDs(ids []int) []int {
-	if !p.IsReasoningEnd(ids) {
+	ids = p.output(ids)
+	if !p.endAfter(ids, 0) {
 		return nil
 	}
 	if p.tok == nil {
@@ -220,7 +222,7 @@ func (p *thinkTag) CountReasoningTokens(ids []int) int {
 		return 0
 	}
 	n := 0
-	p.walk(ids, p.start, func(_ int, ph phase) {
+	p.walk(p.output(ids), p.start, func(_ int, ph phase) {
 		if ph == phaseReasoning {
 			n++
 		}
