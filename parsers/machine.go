@@ -832,17 +832,24 @@ func (t *trailingSpace) reasoning(s string, at int, out emitter) {
 func (t *trailingSpace) drop() { t.ws = t.ws[:0] }
 
 // endMemo is what IsReasoningEndStreaming remembers: its answer for each
-// length of the sequence.
+// length of the sequence, with, where a family needs it, more of where the
+// check stood (a value whose bit 0 is the answer; see thinkTag's inTool).
 type endMemo struct {
-	answers []int8 // answers[n-1]: the answer for the first n IDs; -1 where not known
+	answers []int8 // answers[n-1]: the value for the first n IDs; -1 where not known
 }
 
 // at returns the answer for the first n IDs, if known.
 func (m *endMemo) at(n int) (ended, ok bool) {
+	v, ok := m.value(n)
+	return v&1 == 1, ok
+}
+
+// value returns the value for the first n IDs, if known.
+func (m *endMemo) value(n int) (v int8, ok bool) {
 	if n == 0 || n > len(m.answers) || m.answers[n-1] < 0 {
-		return false, false
+		return 0, false
 	}
-	return m.answers[n-1] == 1, true
+	return m.answers[n-1], true
 }
 
 // cut forgets the answers beyond the first n IDs and marks those not known
@@ -855,11 +862,10 @@ func (m *endMemo) cut(n int) {
 }
 
 // fill records answer for every length up to n.
-func (m *endMemo) fill(n int, answer bool) {
-	v := int8(0)
-	if answer {
-		v = 1
-	}
+func (m *endMemo) fill(n int, answer bool) { m.fillValue(n, int8(bit(answer))) }
+
+// fillValue records v for every length up to n.
+func (m *endMemo) fillValue(n int, v int8) {
 	for len(m.answers) < n {
 		m.answers = append(m.answers, v)
 	}
@@ -867,12 +873,7 @@ func (m *endMemo) fill(n int, answer bool) {
 
 // set records answer for the first n IDs (n > 0, at most as many as known
 // or marked).
-func (m *endMemo) set(n int, answer bool) {
-	m.answers[n-1] = 0
-	if answer {
-		m.answers[n-1] = 1
-	}
-}
+func (m *endMemo) set(n int, answer bool) { m.answers[n-1] = int8(bit(answer)) }
 
 // A textMachine splits text fed piece by piece into sections, reporting
 // each piece with its offset: the think-tag machine and the driver.

@@ -529,6 +529,9 @@ func (f *tagFamily) newParser(tok tokenizer.Tokenizer, cfg reasoning.Config) (re
 	if tok != nil && (f.trimReasoning || f.trimContent != "" || f.trimOpen != "" || f.label != "" || len(f.tails) > 0) {
 		p.textIDs = true // tokens of dropped whitespace or tails belong to no section
 	}
+	if tok != nil && f.toolBlocks {
+		p.textIDs = true // the end check follows tool-call blocks, which the text scan does
+	}
 	for _, b := range f.boundaries {
 		// Boundaries only narrow the end check; a vocabulary without them is fine.
 		if d, err := tokenizer.Resolve(tok, b); err == nil && d.Single() {

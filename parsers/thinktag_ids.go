@@ -20,45 +20,61 @@ const (
 // IsReasoningEnd looks back from the end of ids for the last marker: a
 // closing marker or tool-call opener means reasoning has ended, an opening
 // marker that it has not. A boundary marker, or no marker at all, leaves the
-// answer to where the response starts. Without a tokenizer no marker can be
-// seen.
+// answer to where the response starts. Inside a tool-call block (toolBlocks)
+// no marker but its closers counts, as in the text split. Without a
+// tokenizer no marker can be seen.
 func (p *thinkTag) IsReasoningEnd(ids []int) bool {
-	return p.endAfter(p.output(ids), 0)
+	if p.tok == nil {
+		return p.answer(noEvent)
+	}
+	k, _ := p.lastEvent(p.output(ids))
+	return p.answer(k)
 }
 
 // IsReasoningEndStreaming answers as IsReasoningEnd(ids) does, where delta
 // is the newest part of ids. Called for the consecutive deltas of one
 // sequence, it looks only at the newest delta (and the few IDs before it a
 // multi-token marker may begin in): it remembers its answer for every
-// length of the sequence it has seen, so a sequence cut back (speculative
-// decoding rejecting tokens) and grown again costs no more.
+// length of the sequence it has seen (and whether a tool-call block is
+// open there), so a sequence cut back (speculative decoding rejecting
+// tokens) and grown again costs no more.
 func (p *thinkTag) IsReasoningEndStreaming(ids, delta []int) bool {
 	if p.tok == nil {
 		return p.answer(noEvent)
 	}
 	ids, delta = p.outputDelta(ids, delta)
 	from := max(0, len(ids)-len(delta))
-	ans, ok := p.ended.at(from)
+	v, ok := p.ended.value(from)
 	if !ok {
-		ans = p.answer(p.lastEvent(ids[:from], 0))
+		k, inTool := p.lastEvent(ids[:from])
+		v = endValue(p.answer(k), inTool)
 	}
 	p.ended.cut(from)
-	p.eventsAfter(ids, from, func(k, end int) {
-		p.ended.fill(end-1, ans) // the answer holds up to the token before the event ends
-		ans = p.answer(k)
+	p.eventsAfter(ids, from, v&2 != 0, func(k, end int, inTool bool) {
+		p.ended.fillValue(end-1, v) // the answer holds up to the token before the event ends
+		ans := v&1 == 1
+		if k < 0 || p.deciders()&(1<<k) != 0 {
+			ans = p.answer(k)
+		}
+		v = endValue(ans, inTool)
 	})
-	p.ended.fill(len(ids), ans)
-	return ans
+	p.ended.fillValue(len(ids), v)
+	return v&1 == 1
 }
 
+// endValue is what the end check's memo keeps for one length: the answer
+// in bit 0, an open tool-call block in bit 1.
+func endValue(ended, inTool bool) int8 { return int8(bit(ended) | bit(inTool)<<1) }
+
 // eventsAfter calls fn, in order, for each marker or boundary that decides
-// the end check (see lastEvent) and ends after position from, with the
-// position it ends at.
-func (p *thinkTag) eventsAfter(ids []int, from int, fn func(k, end int)) {
+// the end check (see lastEvent), or closes a tool-call block, and ends after
+// position from, with the position it ends at and whether a tool-call block
+// is open after it; inTool says whether one is open at from.
+func (p *thinkTag) eventsAfter(ids []int, from int, inTool bool, fn func(k, end int, inTool bool)) {
 	if p.textIDs {
-		p.events(ids, max(0, from-p.longestMarker()), func(k, _, end int) {
-			if end > from && (k < 0 || p.deciders()&(1<<k) != 0) {
-				fn(k, end)
+		p.events(ids, max(0, from-p.longestMarker()), inTool, func(k, _, end int, inTool bool) {
+			if end > from && (k < 0 || p.deciders()&(1<<k) != 0 || p.fam().kinds[k] == kindToolClose) {
+				fn(k, end, inTool)
 			}
 		})
 		return
@@ -67,14 +83,14 @@ func (p *thinkTag) eventsAfter(ids []int, from int, fn func(k, end int)) {
 	for i := max(0, from-p.longestSeq()+1); i < len(ids); i++ {
 		if k := marker.MatchAt(ids, i, p.seqs, deciders); k >= 0 {
 			if end := i + len(p.seqs[k]); end > from {
-				fn(k, end)
+				fn(k, end, false)
 			}
 			i += len(p.seqs[k]) - 1
 		}
 		// After a marker on the same token: a boundary that is also a
 		// marker (PLaMo's end of turn) scopes.
 		if i >= from && isBoundary(ids[i], p.bounds) {
-			fn(boundaryEvent, i+1)
+			fn(boundaryEvent, i+1, false)
 		}
 	}
 }
@@ -86,15 +102,6 @@ func (p *thinkTag) longestSeq() int {
 		n = max(n, len(s))
 	}
 	return n
-}
-
-// endAfter answers the end check from the last marker or boundary that ends
-// after position from.
-func (p *thinkTag) endAfter(ids []int, from int) bool {
-	if p.tok == nil {
-		return p.answer(noEvent)
-	}
-	return p.answer(p.lastEvent(ids, from))
 }
 
 // answer is the end check's answer when k is the last marker or boundary.
@@ -116,28 +123,26 @@ func (p *thinkTag) answer(k int) bool {
 	}
 }
 
-// lastEvent returns the last marker or boundary in ids that ends after
-// position from: a marker's index, boundaryEvent or noEvent. Markers that
-// only drop text (drops, tails) or close a tool-call block say nothing of
-// where reasoning stands and are passed over.
-func (p *thinkTag) lastEvent(ids []int, from int) int {
+// lastEvent returns the last marker or boundary in ids: a marker's index,
+// boundaryEvent or noEvent, and whether a tool-call block is open at the
+// end. Markers that only drop text (drops, tails) or close a tool-call
+// block say nothing of where reasoning stands and are passed over.
+func (p *thinkTag) lastEvent(ids []int) (k int, inTool bool) {
 	if !p.textIDs {
-		pos, k := marker.LastIndexAny(ids, p.seqs, p.deciders(), from)
+		pos, k := marker.LastIndexAny(ids, p.seqs, p.deciders(), 0)
 		// A boundary that is also a marker (PLaMo's end of turn) scopes.
-		if b, _ := marker.LastIndexAny(ids, p.bounds, allOf(p.bounds), from); b >= 0 && b >= pos {
-			return boundaryEvent
+		if b, _ := marker.LastIndexAny(ids, p.bounds, allOf(p.bounds), 0); b >= 0 && b >= pos {
+			return boundaryEvent, false
 		}
-		return k
+		return k, false
 	}
 	last := noEvent
-	// A marker that ends after from began at most its length in bytes, so
-	// at most that many tokens, earlier.
-	p.events(ids, max(0, from-p.longestMarker()), func(k, _, end int) {
-		if end > from && (k < 0 || p.deciders()&(1<<k) != 0) {
+	inTool = p.events(ids, 0, p.start.inTool, func(k, _, _ int, _ bool) {
+		if k < 0 || p.deciders()&(1<<k) != 0 {
 			last = k
 		}
 	})
-	return last
+	return last, inTool
 }
 
 // deciders returns the markers that show where reasoning stands: openers,
@@ -166,12 +171,15 @@ func (p *thinkTag) longestMarker() int {
 // not ended, all of ids when the response starts in content and holds no
 // marker.
 func (p *thinkTag) ExtractContentIDs(ids []int) []int {
-	ids = p.output(ids)
-	if !p.endAfter(ids, 0) {
-		return nil
-	}
 	if p.tok == nil {
+		if !p.answer(noEvent) {
+			return nil
+		}
 		return ids
+	}
+	ids = p.output(ids)
+	if k, _ := p.lastEvent(ids); !p.answer(k) {
+		return nil
 	}
 	from, state := 0, p.start
 	if b, _ := marker.LastIndexAny(ids, p.bounds, allOf(p.bounds), 0); b >= 0 {
@@ -183,7 +191,7 @@ func (p *thinkTag) ExtractContentIDs(ids []int) []int {
 		}
 	} else {
 		open := -1
-		p.events(ids, from, func(k, start, _ int) {
+		p.events(ids, from, from == 0 && p.start.inTool, func(k, start, _ int, _ bool) {
 			if k >= 0 && p.fam().kinds[k] == kindOpen {
 				open = start
 			}
@@ -262,10 +270,14 @@ func (p *thinkTag) walk(ids []int, s tagState, visit func(id int, ph phase)) {
 // with every marker looked for, with the tokens it starts and ends in
 // (end exclusive, as an index into ids), and for each boundary token
 // (k = boundaryEvent). A single-token marker counts only as its own token.
-func (p *thinkTag) events(ids []int, from int, fn func(k, start, end int)) {
+// Inside a tool-call block (toolBlocks) only its closers count; inTool says
+// whether one is open at from, and fn is told whether one is open after
+// each event. events returns whether one is open at the end.
+func (p *thinkTag) events(ids []int, from int, inTool bool, fn func(k, start, end int, inTool bool)) bool {
+	f := p.fam()
 	t := tokenText{tok: p.tok, ids: ids[from:]}
 	var sc marker.Scanner
-	sc.Reset(p.fam().markers)
+	sc.Reset(f.markers)
 	at := 0 // bytes of text consumed so far
 	for i := range t.ids {
 		sc.Feed(t.feed(i))
@@ -275,19 +287,31 @@ func (p *thinkTag) events(ids []int, from int, fn func(k, start, end int)) {
 			if k < 0 {
 				break
 			}
-			first, last := t.tokens(at, at+len(p.fam().markers[k]))
-			at += len(p.fam().markers[k])
+			first, last := t.tokens(at, at+len(f.markers[k]))
+			at += len(f.markers[k])
 			if p.single[k] >= 0 && (first != last || t.ids[last] != p.single[k]) {
 				continue // the marker's characters, typed as other tokens
 			}
-			fn(k, from+first, from+last+1)
+			if f.toolBlocks {
+				switch kind := f.kinds[k]; {
+				case inTool && kind != kindToolClose:
+					continue // inside a tool-call block: text
+				case inTool:
+					inTool = false
+				case kind == kindTool:
+					inTool = true
+				}
+			}
+			fn(k, from+first, from+last+1, inTool)
 		}
 		// After the markers its text makes: a boundary that is also a
 		// marker (PLaMo's end of turn) scopes.
 		if isBoundary(t.ids[i], p.bounds) {
-			fn(boundaryEvent, from+i, from+i+1)
+			inTool = false
+			fn(boundaryEvent, from+i, from+i+1, false)
 		}
 	}
+	return inTool
 }
 
 func isBoundary(id int, bounds [][]int) bool {
