@@ -30,7 +30,7 @@ var (
 
 	// ErrUnsupportedConfig is wrapped by New when the named family cannot
 	// serve the Config it was given: a chat_template_kwargs value it does
-	// not know (kimi_k3's reasoning_effort "extreme"), or model metadata it
+	// not know (k2_horizon's reasoning_effort "extreme"), or model metadata it
 	// cannot use (hf's response_template without a thinking field). The fix
 	// is in the request or the model's files, as the message says. It is
 	// also wrapped by ThinkingMode's UnmarshalText for an unknown mode.

@@ -1,6 +1,7 @@
 package parsers_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -169,5 +170,17 @@ func TestAgreeErnieResponseNewline(t *testing.T) {
 	got := p.Extract("plan</think>\n\n<response>\nThe answer.\n</response>")
 	if want := "\nThe answer.\n"; got.Content != want {
 		t.Errorf("content %q, want %q", got.Content, want)
+	}
+}
+
+// ErrUnsupportedConfig's example: k2_horizon rejects a reasoning_effort it
+// does not know; kimi_k3 takes any.
+func TestAgreeUnsupportedConfigExample(t *testing.T) {
+	kw := reasoning.WithChatTemplateKwargs(map[string]any{"reasoning_effort": "extreme"})
+	if _, err := reasoning.New("k2_horizon", nil, kw); !errors.Is(err, reasoning.ErrUnsupportedConfig) {
+		t.Errorf("k2_horizon with reasoning_effort extreme: error %v, want ErrUnsupportedConfig", err)
+	}
+	if _, err := reasoning.New("kimi_k3", nil, kw); err != nil {
+		t.Errorf("kimi_k3 with reasoning_effort extreme: %v", err)
 	}
 }

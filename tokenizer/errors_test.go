@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -53,6 +54,7 @@ func TestLoadHFErrors(t *testing.T) {
 		{"missing file", "missing.json", nil, "no such file"},
 		{"truncated gzip", "trunc.json.gz", full[:len(full)/2], "gzip: unexpected EOF"},
 		{"gz suffix without gzip", "plain.json.gz", hfWith(""), "gzip: invalid header"},
+		{"empty file", "empty.json", []byte{}, "parse JSON"},
 		{"corrupt JSON", "corrupt.json", []byte(`{"model": {"type": "BPE", "vocab": {"a": 0`), "parse JSON"},
 		{"not an object", "array.json", []byte(`[1, 2]`), "parse JSON"},
 		{"no model", "nomodel.json", []byte(`{"added_tokens": []}`), "no model"},
@@ -95,6 +97,10 @@ func TestLoadHFErrors(t *testing.T) {
 			}
 			if got := errors.Is(err, fs.ErrNotExist); got != (tt.data == nil) {
 				t.Errorf("LoadHF(%s): errors.Is(err, fs.ErrNotExist) = %v, want %v", tt.file, got, tt.data == nil)
+			}
+			// Any other broken file matches ErrMalformed.
+			if got, want := errors.Is(err, tokenizer.ErrMalformed), !unsupported && tt.data != nil; got != want {
+				t.Errorf("LoadHF(%s): errors.Is(err, ErrMalformed) = %v, want %v (error %q)", tt.file, got, want, msg)
 			}
 		})
 	}
@@ -151,6 +157,16 @@ func TestLoadTiktokenErrors(t *testing.T) {
 			}
 			if msg := err.Error(); !strings.HasPrefix(msg, "tokenizer: load "+path+": ") || !strings.Contains(msg, tt.want) {
 				t.Errorf("error = %q, want it to name the file and contain %q", msg, tt.want)
+			}
+			missing, unsupported := tt.data == "", strings.HasPrefix(tt.want, "unsupported")
+			if got := errors.Is(err, fs.ErrNotExist); got != missing {
+				t.Errorf("errors.Is(err, fs.ErrNotExist) = %v, want %v", got, missing)
+			}
+			if got := errors.Is(err, tokenizer.ErrUnsupported); got != unsupported {
+				t.Errorf("errors.Is(err, ErrUnsupported) = %v, want %v", got, unsupported)
+			}
+			if got, want := errors.Is(err, tokenizer.ErrMalformed), !missing && !unsupported; got != want {
+				t.Errorf("errors.Is(err, ErrMalformed) = %v, want %v (error %q)", got, want, err)
 			}
 		})
 	}
@@ -210,6 +226,9 @@ func TestLoadFolder(t *testing.T) {
 				if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), dir) {
 					t.Fatalf("Load error = %v, want one naming %s and containing %q", err, dir, tt.want)
 				}
+				if !errors.Is(err, tokenizer.ErrMalformed) && !errors.Is(err, tokenizer.ErrUnsupported) && !errors.Is(err, fs.ErrNotExist) {
+					t.Errorf("Load error = %v wraps none of ErrMalformed, ErrUnsupported, fs.ErrNotExist", err)
+				}
 				return
 			}
 			if err != nil {
@@ -233,4 +252,27 @@ func typeName(v any) string {
 		return "*tokenizer.Tiktoken"
 	}
 	return "other"
+}
+
+// TestLoadMalformed: Load passes on what its loaders say of a broken file,
+// ErrMalformed included, naming the file.
+func TestLoadMalformed(t *testing.T) {
+	full := gzipped(hfWith(""))
+	for name, files := range map[string]map[string][]byte{
+		"truncated tokenizer.json.gz": {"tokenizer.json.gz": full[:len(full)/2]},
+		"empty tokenizer.json":        {"tokenizer.json": {}},
+		"corrupt config":              {"tiktoken.model": []byte("YQ== 0\n"), "tokenizer_config.json": []byte(`{"tokenizer_class": `)},
+		"bad rank line":               {"tiktoken.model": []byte("YQ== x\n"), "tokenizer_config.json": []byte(`{"tokenizer_class": "TikTokenTokenizer"}`)},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			for file, data := range files {
+				writeFile(t, dir, file, data)
+			}
+			_, err := tokenizer.Load(dir)
+			if !errors.Is(err, tokenizer.ErrMalformed) || !strings.Contains(fmt.Sprint(err), dir) {
+				t.Errorf("Load error = %v, want one that names %s and matches ErrMalformed", err, dir)
+			}
+		})
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 )
@@ -49,10 +50,33 @@ func gzipError(err error) error {
 	return fmt.Errorf("gzip: %w", err)
 }
 
-// loadError is the error of a loader: "tokenizer: load PATH: ..." wrapping err.
+// loadError is the error of a loader: "tokenizer: load PATH: ..." wrapping
+// err, and ErrMalformed unless err is the file system's (a missing file) or
+// matches ErrUnsupported.
 func loadError(path string, err error) error {
+	var pathErr *fs.PathError
+	if !errors.As(err, &pathErr) && !errors.Is(err, ErrUnsupported) {
+		err = malformedError{err}
+	}
 	return fmt.Errorf("tokenizer: load %s: %w", path, err)
 }
+
+// ErrMalformed is wrapped by the errors of Load, LoadHF, LoadTiktoken and
+// LoadTiktokenConfig for input that is not a tokenizer at all, or not a whole one:
+// an empty, corrupt or truncated file (a .gz cut short, JSON that does not
+// parse, a rank file with a bad line), one that contradicts itself (a
+// merge of tokens missing from the vocab), or LoadTiktoken's special tokens
+// or pattern that do not fit its ranks; for Load also a model folder that
+// holds several files that could be its tokenizer. The message names the
+// file (or folder) and what is wrong. A missing file matches fs.ErrNotExist instead, and a valid
+// file this package cannot serve ErrUnsupported. Match it with [errors.Is].
+var ErrMalformed = errors.New("tokenizer: malformed tokenizer file")
+
+// malformedError is an error that matches ErrMalformed, with err's message.
+type malformedError struct{ err error }
+
+func (e malformedError) Error() string   { return e.err.Error() }
+func (e malformedError) Unwrap() []error { return []error{e.err, ErrMalformed} }
 
 // ErrUnsupported is wrapped by the errors of LoadHF, LoadTiktoken and Load
 // for a tokenizer file that is valid but uses a component or option this

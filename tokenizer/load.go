@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -44,7 +45,7 @@ func Load(dir string) (Tokenizer, error) {
 		}
 		name := strings.TrimSuffix(e.Name(), ".gz")
 		if _, dup := files[name]; dup {
-			return nil, fmt.Errorf("tokenizer: load %s: both %s and %s.gz", dir, name, name)
+			return nil, fmt.Errorf("tokenizer: load %s: both %s and %s.gz (%w)", dir, name, name, ErrMalformed)
 		}
 		files[name] = e.Name()
 		names = append(names, name)
@@ -78,11 +79,11 @@ func Load(dir string) (Tokenizer, error) {
 	case 0:
 	case 1:
 		if _, ok := files["tokenizer_config.json"]; !ok {
-			return nil, fmt.Errorf("tokenizer: load %s: rank file %s without tokenizer_config.json", dir, files[ranks[0]])
+			return nil, fmt.Errorf("tokenizer: load %s: rank file %s without tokenizer_config.json (%w)", dir, files[ranks[0]], fs.ErrNotExist)
 		}
 		return loadTiktokenModel(path(ranks[0]), path("tokenizer_config.json"))
 	default:
-		return nil, fmt.Errorf("tokenizer: load %s: several rank files: %s", dir, strings.Join(ranks, ", "))
+		return nil, fmt.Errorf("tokenizer: load %s: several rank files: %s (%w)", dir, strings.Join(ranks, ", "), ErrMalformed)
 	}
 	var other []string
 	for _, name := range names {
@@ -94,9 +95,9 @@ func Load(dir string) (Tokenizer, error) {
 	case 1:
 		return loadHF(other[0])
 	case 0:
-		return nil, fmt.Errorf("tokenizer: load %s: no tokenizer.json, tiktoken rank file or other tokenizer JSON", dir)
+		return nil, fmt.Errorf("tokenizer: load %s: no tokenizer.json, tiktoken rank file or other tokenizer JSON (%w)", dir, fs.ErrNotExist)
 	}
-	return nil, fmt.Errorf("tokenizer: load %s: no tokenizer.json, and several JSON files could be one: %s", dir, strings.Join(other, ", "))
+	return nil, fmt.Errorf("tokenizer: load %s: no tokenizer.json, and several JSON files could be one: %s (%w)", dir, strings.Join(other, ", "), ErrMalformed)
 }
 
 // companionFiles are JSON files of a model folder that are not tokenizers.
