@@ -103,6 +103,9 @@ var holo2Family = newTagFamily(ThinkTag{
 // Thinking switch: "thinking" or "enable_thinking", default on when neither
 // is present; an explicit false of either (the other absent) turns it off:
 // the whole output is content, untouched.
+// End check: as vLLM's, the last marker decides, so a stray <think> in
+// content after the end, which the split keeps as text, makes IsReasoningEnd
+// false again.
 // Upstream: spec vllm-thinktag §7.
 func newHolo2(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	return holo2Family.newParser(tok, cfg)
@@ -129,6 +132,9 @@ var poolsideFamily = newTagFamily(ThinkTag{
 // Markers: <think> and </think>; <assistant> scopes the end check and must
 // be one token of the vocabulary (New fails otherwise, as vLLM does).
 // Starts in, thinking switch, truncation, repeats, streaming: as deepseek_v3.
+// End check: as vLLM's, the last marker decides, so a stray <think> in
+// content after the end, which the split keeps as text, makes IsReasoningEnd
+// false again.
 // Upstream: spec vllm-thinktag §8. SGLang's poolside_v1 is its Qwen3
 // detector needing enable_thinking=True; vLLM's wins (spec policy 1).
 func newPoolsideV1(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {

@@ -33,6 +33,9 @@ var ernie45Family = newTagFamily(ThinkTag{
 // Repeats: as deepseek_r1; later </think> and <think> in content stay text.
 // Streaming: the newlines right after </think> are dropped; holds back fewer
 // bytes than the longest marker, only while they may start one.
+// End check: as vLLM's, the last marker decides, so a stray <think> in
+// content after the end, which the split keeps as text, makes IsReasoningEnd
+// false again.
 // Upstream: spec vllm-thinktag §22. vLLM's extract keeps the newline after
 // </think> when there is no <response> wrapper while its streaming path
 // drops every leading newline (B7); both of ours drop them (spec policy 2),

@@ -54,6 +54,9 @@ var graniteFamily = newTagFamily(ThinkTag{
 // Streaming: holds back fewer bytes than the longest phrase, only while
 // they may start one ("Here", "Here is my", ...), however many deltas a
 // phrase is cut into; Finish returns them to the section they belong to.
+// End check: as vLLM's, the last marker decides, so a stray "Here is my
+// thought process:" in content after the end, which the split keeps as text,
+// makes IsReasoningEnd false again.
 // Upstream: spec vllm-channels-and-state §3. vLLM's extract finds the two
 // phrases anywhere and drops the text before the first, and gives an output
 // without the response phrase to content, phrase included, while its

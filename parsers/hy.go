@@ -103,6 +103,9 @@ func init() {
 // Thinking switch: chat_template_kwargs["reasoning_effort"], default "high"
 // (the chat template's own default): thinking on; "no_think" turns it off,
 // and the parser is the identity.
+// End check: as vLLM's, the last marker decides, so a stray <think> in
+// content after the end, which the split keeps as text, makes IsReasoningEnd
+// false again.
 // Upstream: spec vllm-channels-and-state §7, tests/reasoning/
 // test_hy_v4_reasoning_parser.py. The three cases that test demands of a
 // delta carrying <think> with more text, or its ID without its text, hold

@@ -66,6 +66,9 @@ var kimiK2Family = newTagFamily(ThinkTag{
 // marker whose ID has arrived before its text (a detokenizer holding text
 // back) is recognised when its text comes; the text before it stays
 // reasoning and nothing is lost or misrouted.
+// End check: as vLLM's, the last marker decides, so a stray <think> in
+// content after the end, which the split keeps as text, makes IsReasoningEnd
+// false again.
 // Upstream: spec vllm-channels-and-state §8.6 (engine), tests
 // tests/reasoning/test_kimi_k2_reasoning_parser.py and
 // tests/parser/engine/test_kimi_k2.py. The legacy parser dropped <think>
@@ -208,6 +211,9 @@ var kimiK3Family = newTagFamily(ThinkTag{
 // markers are text.
 // Streaming: holds back fewer bytes than the longest marker, only while
 // they may start one; Finish returns them to the section they belong to.
+// End check: as vLLM's, the last marker decides, so a stray
+// <|open|>think<|sep|> in content after the end, which the split keeps as
+// text, makes IsReasoningEnd false again.
 // Upstream: spec vllm-channels-and-state §9. vLLM's newest extract makes an
 // output without any think marker content while its streaming path makes it
 // reasoning (§15.5 #8); both of ours make it reasoning, as its older test
@@ -266,6 +272,9 @@ func newHorizonFamily(open, close string) *tagFamily {
 // verbatim.
 // Streaming: holds back fewer bytes than the longest marker, only while
 // they may start one; Finish returns them to the section they belong to.
+// End check: as vLLM's, the last marker decides, so a stray <ifm|think> in
+// content after the end, which the split keeps as text, makes IsReasoningEnd
+// false again.
 // Upstream: spec vllm-channels-and-state §10. vLLM's extract makes an output
 // without markers content with reasoning "" while its streaming path makes
 // it reasoning (§15.5 #3); both of ours make it reasoning (spec policy 2).

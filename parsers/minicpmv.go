@@ -33,6 +33,9 @@ var minicpmvFamily = newTagFamily(ThinkTag{
 // Repeats: as qwen3.
 // Streaming: holds back fewer bytes than the longest marker, only while they
 // may start one.
+// End check: as vLLM's, the last marker decides, so a stray <think> in
+// content after the end, which the split keeps as text, makes IsReasoningEnd
+// false again.
 // Upstream: spec vllm-thinktag §19. With thinking off vLLM discards the
 // reasoning of a block the model writes anyway and its end check is always
 // false, so a grammar would never engage (B13); we keep that reasoning as

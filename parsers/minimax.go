@@ -36,6 +36,9 @@ var minimaxM2Family = newTagFamily(ThinkTag{
 // dropped ("a</think>b</think>c" gives content "bc").
 // Streaming: the trailing whitespace of reasoning is held until more
 // reasoning comes and dropped when the block ends.
+// End check: as vLLM's, the last marker decides, so a stray <think> in
+// content after the end, which the split keeps as text, makes IsReasoningEnd
+// false again.
 // Upstream: spec vllm-thinktag §25. The legacy class keeps the trailing
 // whitespace and has no tool-call end; the engine's absorbing of a stray
 // </minimax:tool_call> in content is tool parsing, left to the tool parser
@@ -78,6 +81,9 @@ var minimaxM3Family = newTagFamily(ThinkTag{
 // Repeats: after the block everything is content; later markers stay text.
 // Streaming: holds back fewer bytes than the longer marker, only while they
 // may start one; Finish returns them.
+// End check: as vLLM's, the last marker decides, so a stray <mm:think> in
+// content after the end, which the split keeps as text, makes IsReasoningEnd
+// false again.
 // Upstream: spec vllm-thinktag §27. With thinking_mode "enabled" and a
 // <mm:think> in the output, vLLM makes the text before it content; a
 // streaming client has emitted it as reasoning by then, so both of ours keep

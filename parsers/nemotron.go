@@ -30,6 +30,9 @@ var nemotronV3Family = newTagFamily(ThinkTag{
 // Repeats: as qwen3.
 // Streaming: the trailing whitespace of reasoning is held until more
 // reasoning comes and dropped when the block ends.
+// End check: as vLLM's, the last marker decides, so a stray <think> in
+// content after the end, which the split keeps as text, makes IsReasoningEnd
+// false again.
 // Upstream: spec vllm-thinktag §13. vLLM builds the parser with the
 // constructor's kwargs but swaps with the request's (B15), and swaps also
 // when the content is whitespace only; we read one Config, and swap only an
@@ -71,6 +74,9 @@ var graniteThinkingFamily = newTagFamily(ThinkTag{
 // Repeats: as qwen3.
 // Streaming: the trailing whitespace of reasoning is dropped, and so are the
 // newlines that begin the content.
+// End check: as vLLM's, the last marker decides, so a stray <think> in
+// content after the end, which the split keeps as text, makes IsReasoningEnd
+// false again.
 // Upstream: spec vllm-channels-and-state §4. vLLM's streaming path copies
 // the reasoning into content at the end when the swap applies, so a client
 // sees it twice; a stream here holds reasoning back while the swap is asked

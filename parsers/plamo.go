@@ -41,6 +41,9 @@ var plamo3Family = newTagFamily(ThinkTag{
 // Streaming: holds back fewer bytes than the longest marker, only while they
 // may start one. The ID-level end check stops at the end of turn: a finished
 // earlier turn does not count.
+// End check: as vLLM's, the last marker decides, so a stray
+// <|plamo:begin_think:plamo|> in content after the end, which the split keeps
+// as text, makes IsReasoningEnd false again.
 // Upstream: spec vllm-thinktag §20.2 (engine). vLLM cuts a trailing piece of
 // a marker ("visible<|plamo:end_") when the output stops inside it; Finish
 // here returns those bytes to their section, as for every family (spec

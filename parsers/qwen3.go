@@ -32,6 +32,9 @@ var qwen3Family = newTagFamily(ThinkTag{
 // content is dropped; a <think> in content stays as text.
 // Streaming: holds back fewer bytes than the longest marker, only while they
 // may start one; Finish returns them to the section they belong to.
+// End check: as vLLM's, the last marker decides, so a stray <think> in
+// content after the end, which the split keeps as text, makes IsReasoningEnd
+// false again.
 // Upstream: spec vllm-thinktag §10. With thinking off, vLLM's streaming path
 // drops a stray </think> from content while extract returns the text
 // untouched (B9); both of ours return it untouched. Trailing whitespace of
@@ -57,6 +60,9 @@ var mimoFamily = newTagFamily(renamed(qwen3Family, "mimo"))
 // Markers, starts in, thinking switch, truncation, repeats, streaming: as
 // qwen3. MiMo differs from Qwen3 only in how its tool parser trims parameter
 // values.
+// End check: as vLLM's, the last marker decides, so a stray <think> in
+// content after the end, which the split keeps as text, makes IsReasoningEnd
+// false again.
 // Upstream: spec vllm-thinktag §11. SGLang's "mimo" is its Qwen3 detector
 // needing enable_thinking=True; vLLM's wins (spec policy 1).
 func newMiMo(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
@@ -91,6 +97,9 @@ var qwen3ThinkingFamily = newTagFamily(ThinkTag{
 // Streaming: holds back fewer bytes than the longest marker, only while they
 // may start one, where SGLang holds only a buffer that is wholly a marker
 // prefix and so misses a marker cut after other text.
+// End check: as vLLM's, the last marker decides, so a stray <think> in
+// content after the end, which the split keeps as text, makes IsReasoningEnd
+// false again.
 // Upstream: spec peers §2.1, SGLang reasoning_parser.py (Qwen3Detector;
 // <tool_call> as its tool_start_token from 0.5.18).
 func newQwen3Thinking(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
@@ -124,6 +133,9 @@ var internS1Family = newTagFamily(ThinkTag{
 // Repeats: after the block everything is content, verbatim.
 // Streaming: holds back fewer bytes than the longest marker, only while they
 // may start one.
+// End check: as vLLM's, the last marker decides, so a stray <think> in
+// content after the end, which the split keeps as text, makes IsReasoningEnd
+// false again.
 // Upstream: spec peers §2.1, SGLang reasoning_parser.py. SGLang's one-shot
 // path makes text before a <think> that is not at the start reasoning and
 // keeps the tag, while its streaming path makes that text content; we follow

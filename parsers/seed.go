@@ -38,6 +38,9 @@ var seedOSSFamily = newTagFamily(ThinkTag{
 // may start one; Finish returns them. The ID-level end check stops at
 // <seed:bos> and <seed:eos>, so reasoning replayed in an earlier turn does
 // not count (the newest engine test).
+// End check: as vLLM's, the last marker decides, so a stray <seed:think> in
+// content after the end, which the split keeps as text, makes IsReasoningEnd
+// false again.
 // Upstream: spec vllm-thinktag §12 (engine). The legacy
 // SeedOSSReasoningParser is the base class with these tags; its test expects
 // tagless text to be reasoning in streaming too, as here.

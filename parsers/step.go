@@ -56,6 +56,9 @@ var step3p5Family = newTagFamily(ThinkTag{
 // Streaming: the trailing whitespace of reasoning is held until more
 // reasoning comes and dropped when the block ends; the newline after
 // </think> is kept.
+// End check: as vLLM's, the last marker decides, so a stray <think> in
+// content after the end, which the split keeps as text, makes IsReasoningEnd
+// false again.
 // Upstream: spec vllm-thinktag §14.1 (engine, registry 6e0d282). The legacy
 // Step3p5ReasoningParser trims exactly one newline on each side of </think>
 // and reports "not ended" while </think> is the last token, changing state
