@@ -691,5 +691,18 @@ func (p *thinkTag) Extract(output string) reasoning.Message {
 func (f *tagFamily) entry() catalog.Entry {
 	return catalog.Entry{Markers: f.markers, Opens: f.spec.Open, Closes: f.spec.Close, Tools: f.tools, SwitchKeys: f.spec.Thinking.Keys,
 		Boundaries: f.boundaries, StripsSpace: f.trimReasoning || f.trimContent != "" || f.trimOpen != "",
-		Tails: f.tails, TailChars: f.tail.chars, TailEnd: f.tail.end, Headers: f.label != ""}
+		Tails: f.tails, TailChars: f.tail.chars, TailEnd: f.tail.end, Headers: f.label != "", ToolBlocks: f.toolBlockPairs()}
+}
+
+// toolBlockPairs returns the family's tool-call blocks (toolBlocks): each
+// tool-call opener with its first closer.
+func (f *tagFamily) toolBlockPairs() [][2]string {
+	if !f.toolBlocks || len(f.toolCloses) == 0 {
+		return nil
+	}
+	var pairs [][2]string
+	for _, t := range f.tools {
+		pairs = append(pairs, [2]string{t, f.toolCloses[0]})
+	}
+	return pairs
 }

@@ -53,7 +53,7 @@ func (p *thinkTag) IsReasoningEndStreaming(ids, delta []int) bool {
 	p.eventsAfter(ids, from, v&2 != 0, func(k, end int, inTool bool) {
 		p.ended.fillValue(end-1, v) // the answer holds up to the token before the event ends
 		ans := v&1 == 1
-		if k < 0 || p.deciders()&(1<<k) != 0 {
+		if k < 0 || p.fam().kinds[k] != kindToolClose { // a closer of a tool-call block decides nothing
 			ans = p.answer(k)
 		}
 		v = endValue(ans, inTool)
@@ -72,8 +72,8 @@ func endValue(ended, inTool bool) int8 { return int8(bit(ended) | bit(inTool)<<1
 // is open after it; inTool says whether one is open at from.
 func (p *thinkTag) eventsAfter(ids []int, from int, inTool bool, fn func(k, end int, inTool bool)) {
 	if p.textIDs {
-		p.events(ids, max(0, from-p.longestMarker()), inTool, func(k, _, end int, inTool bool) {
-			if end > from && (k < 0 || p.deciders()&(1<<k) != 0 || p.fam().kinds[k] == kindToolClose) {
+		p.events(ids, max(0, from-p.longestMarker()), inTool, func(k, start, end int, inTool bool) {
+			if end > from && (p.decides(k, start) || p.fam().kinds[k] == kindToolClose) {
 				fn(k, end, inTool)
 			}
 		})
@@ -81,7 +81,11 @@ func (p *thinkTag) eventsAfter(ids []int, from int, inTool bool, fn func(k, end 
 	}
 	deciders := p.deciders()
 	for i := max(0, from-p.longestSeq()+1); i < len(ids); i++ {
-		if k := marker.MatchAt(ids, i, p.seqs, deciders); k >= 0 {
+		mask := deciders
+		if i == 0 && p.fam().openAtStart {
+			mask |= p.fam().bits[kindOpen]
+		}
+		if k := marker.MatchAt(ids, i, p.seqs, mask); k >= 0 {
 			if end := i + len(p.seqs[k]); end > from {
 				fn(k, end, false)
 			}
@@ -134,15 +138,26 @@ func (p *thinkTag) lastEvent(ids []int) (k int, inTool bool) {
 		if b, _ := marker.LastIndexAny(ids, p.bounds, allOf(p.bounds), 0); b >= 0 && b >= pos {
 			return boundaryEvent, false
 		}
+		if k < 0 && p.fam().openAtStart { // an opener that counts only as the output's first bytes
+			k = marker.MatchAt(ids, 0, p.seqs, p.fam().bits[kindOpen])
+		}
 		return k, false
 	}
 	last := noEvent
-	inTool = p.events(ids, 0, p.start.inTool, func(k, _, _ int, _ bool) {
-		if k < 0 || p.deciders()&(1<<k) != 0 {
+	inTool = p.events(ids, 0, p.start.inTool, func(k, start, _ int, _ bool) {
+		if p.decides(k, start) {
 			last = k
 		}
 	})
 	return last, inTool
+}
+
+// decides reports whether event k (a marker, or a boundary when negative),
+// found starting at token start, shows where reasoning stands (see
+// deciders): an opener of a family whose openers count only at the start of
+// the output does at token 0.
+func (p *thinkTag) decides(k, start int) bool {
+	return k < 0 || p.deciders()&(1<<k) != 0 || start == 0 && p.fam().openAtStart && p.fam().kinds[k] == kindOpen
 }
 
 // deciders returns the markers that show where reasoning stands: openers,
@@ -305,7 +320,8 @@ func (p *thinkTag) events(ids []int, from int, inTool bool, fn func(k, start, en
 			fn(k, from+first, from+last+1, inTool)
 		}
 		// After the markers its text makes: a boundary that is also a
-		// marker (PLaMo's end of turn) scopes.
+		// marker (PLaMo's end of turn) scopes. A new turn ends a tool-call
+		// block too.
 		if isBoundary(t.ids[i], p.bounds) {
 			inTool = false
 			fn(boundaryEvent, from+i, from+i+1, false)

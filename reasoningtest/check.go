@@ -27,10 +27,23 @@ import (
 //   - Finish returns what was held back; a delta after Finish, or a second
 //     Finish, emits nothing.
 //   - IDs beat text: with every marker one token, the same characters typed
-//     as ordinary tokens are text, lost nowhere.
+//     as ordinary tokens are text, lost nowhere; and wherever a marker's
+//     own token came, counted or not, its characters typed later are text
+//     too (with ToyVocab, and with c.Tokenizer's special tokens).
 //   - The ID methods agree with each other and with the text split, with
 //     single-token and multi-token markers, and a reasoning.Gate opens
-//     when IsReasoningEnd says and counts as CountReasoningTokens does.
+//     when IsReasoningEnd says and counts as CountReasoningTokens does. A
+//     Gate never constrains while the split is in reasoning, and once a
+//     thinking budget makes it force the end marker the split has left
+//     reasoning.
+//   - Prompts: a prompt given as text and as IDs, short or after a long
+//     stretch of text, starts a response in the same place; the prompt's
+//     last marker decides, wherever it is; where the split starts in
+//     reasoning, neither IsReasoningEnd of the prompt's IDs nor a Gate
+//     says it has ended, whatever decided it (the prompt, the thinking
+//     switch, WithForceReasoning).
+//   - Inside c.ToolBlocks no marker but the block's closer counts, for the
+//     split and the ID methods alike.
 //   - Bad input is not a crash: invalid UTF-8, stray and repeated markers,
 //     empty deltas and IDs no vocabulary has give results, not panics.
 //
@@ -168,16 +181,35 @@ func (k *kit) checkAll() {
 				k.sweepOutput(s, out, textChunkers(k.c.Seed+8*uint64(i)), true)
 				if i%3 == 0 {
 					k.probe(probe{check: "a Gate agrees with IsReasoningEnd and CountReasoningTokens", setting: s.Name, run: k.gate(s)}, out)
+					k.agreeOn(s, out)
 				}
+			}
+			if s.Prompt == "" {
+				k.once("prompt text and IDs give one start, the ID methods agree", s.Name, func() error { return k.promptAgree(s, k.toy, len(s.Options) == 0) })
 			}
 		}
 		k.once("ID methods take any IDs", "", k.oddIDs)
 	}
 	if tok := k.c.Tokenizer; tok != nil {
 		k.sweepTokenizer(settings, outputs, samples)
+		for _, s := range settings {
+			if s.Prompt == "" && k.builds(s, tok) {
+				k.once("prompt text and IDs give one start, the ID methods agree (Config.Tokenizer)", s.Name, func() error { return k.promptAgree(s, tok, len(s.Options) == 0) })
+			}
+		}
 	}
 	for _, kc := range k.c.Cases {
 		k.checkCase(kc)
+	}
+}
+
+// agreeOn checks that IDs, prompts and the text split agree on out under s
+// (agree.go).
+func (k *kit) agreeOn(s Setting, out string) {
+	k.probe(probe{check: "IDs beat text wherever a marker's token comes", setting: s.Name, run: k.idsBeatTextAnywhere(s, k.toy)}, out)
+	k.probe(probe{check: "a Gate never constrains while the split is in reasoning", setting: s.Name, run: k.gateAgrees(s, k.toy)}, out)
+	if len(k.c.ToolBlocks) > 0 {
+		k.probe(probe{check: "markers inside tool-call blocks do not count", setting: s.Name, run: k.toolBlocksInert(s)}, out)
 	}
 }
 
@@ -245,8 +277,12 @@ func (k *kit) sweepTokenizer(settings []Setting, outputs []string, samples int) 
 		if !k.builds(s, k.c.TextTokenizer, tok) {
 			continue
 		}
-		for _, out := range outs {
+		for i, out := range outs {
 			extract := k.extractor(s)
+			if i < samples || i%9 == 0 {
+				k.probe(probe{check: "IDs beat text wherever a marker's token comes (Config.Tokenizer)", setting: s.Name, run: k.idsBeatTextAnywhere(s, tok)}, out)
+				k.probe(probe{check: "a Gate never constrains while the split is in reasoning (Config.Tokenizer)", setting: s.Name, run: k.gateAgrees(s, tok)}, out)
+			}
 			k.probe(probe{check: "Extract with Config.Tokenizer equals Extract on text", setting: s.Name, run: k.extractWith(s, extract, tok)}, out)
 			for _, ch := range tokenChunkers(tok) {
 				k.probe(probe{check: "streaming Config.Tokenizer's tokens equals Extract", setting: s.Name, chunker: ch, run: k.streams(s, extract, tok)}, out)

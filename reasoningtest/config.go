@@ -35,6 +35,9 @@ type Config struct {
 	// (Hunyuan A13B's). The kit then checks that IDs change nothing, in
 	// place of IDs beat text.
 	MarkersAreText bool
+	// ToolBlocks are the family's tool-call blocks, inside which no marker
+	// but the block's closer counts.
+	ToolBlocks []ToolBlock
 
 	// Outputs are sample outputs, checked under every setting besides the
 	// outputs the kit generates from Markers.
@@ -106,7 +109,8 @@ type Case struct {
 // DefaultSettings are the settings the kit checks a family under unless
 // told otherwise: no options; thinking on, off and null (the
 // chat_template_kwargs keys enable_thinking and thinking); forced reasoning
-// on and off; and a prompt that ends in each marker.
+// on and off; reasoning as content when a response has none
+// (WithNonEmptyContent); and a prompt that ends in each marker.
 func DefaultSettings(markers []string) []Setting {
 	sets := []Setting{
 		{Name: "default"},
@@ -115,6 +119,7 @@ func DefaultSettings(markers []string) []Setting {
 		{Name: "thinking null", Options: []reasoning.Option{reasoning.WithChatTemplateKwargs(map[string]any{"enable_thinking": nil})}},
 		{Name: "forced reasoning", Options: []reasoning.Option{reasoning.WithForceReasoning(true)}},
 		{Name: "forced content", Options: []reasoning.Option{reasoning.WithForceReasoning(false)}},
+		{Name: "non-empty content", Options: []reasoning.Option{reasoning.WithNonEmptyContent(true)}},
 	}
 	for _, m := range markers {
 		sets = append(sets, Setting{Name: "prompt ending in " + m, Prompt: "<|im_start|>assistant\n" + m + "\n"})

@@ -8,8 +8,8 @@
 //
 // The guarantees are those the reasoning package documents: nothing lost
 // or invented, streaming equal to Extract, nothing emitted after Finish,
-// token IDs beating text, ID methods and a Gate that agree with the text
-// split, and no panic on bad input. Check lists them in full.
+// token IDs beating text, ID methods, prompts and a Gate that agree with
+// the text split, and no panic on bad input. Check lists them in full.
 //
 // A family registered in a third-party package is checked from its own
 // test:

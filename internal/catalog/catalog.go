@@ -25,8 +25,11 @@ type Entry struct {
 	// deltas carry IDs (Hunyuan A13B's, which no vocabulary has as special
 	// tokens): IDs change nothing.
 	MarkersAreText bool
-	Prefix         string // text the family puts before the content (minimax_m2_append_think's "<think>")
-	Headers        bool   // the family drops header text besides its markers (Harmony's roles, channels, recipients)
+	// ToolBlocks are the family's tool-call blocks, each an opener and a
+	// closer, inside which no marker but a closer counts.
+	ToolBlocks [][2]string
+	Prefix     string // text the family puts before the content (minimax_m2_append_think's "<think>")
+	Headers    bool   // the family drops header text besides its markers (Harmony's roles, channels, recipients)
 	// Tails are markers the family drops together with the run of
 	// TailChars bytes after them and a TailEnd byte closing it (Cohere's
 	// citation closer "</co: 0:[1]>"); each is in Markers too.

@@ -29,7 +29,12 @@ func KitConfig(name string, e catalog.Entry) reasoningtest.Config {
 	for _, m := range e.Tails {
 		tails = append(tails, reasoningtest.Tail{Marker: m, Chars: e.TailChars, End: e.TailEnd})
 	}
+	var blocks []reasoningtest.ToolBlock
+	for _, b := range e.ToolBlocks {
+		blocks = append(blocks, reasoningtest.ToolBlock{Open: b[0], Close: b[1]})
+	}
 	return reasoningtest.Config{
+		ToolBlocks:     blocks,
 		Markers:        e.Markers,
 		Boundaries:     e.Boundaries,
 		StripsSpace:    e.StripsSpace,
