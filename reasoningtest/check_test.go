@@ -91,33 +91,56 @@ func (p textOnly) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	return p.Parser.ExtractStreaming(d)
 }
 
+// eager tells a Gate that reasoning has ended, always.
+type eager struct{ reasoning.Parser }
+
+func (eager) IsReasoningEndStreaming(_, _ []int) bool { return true }
+
+// windowed builds deepseek_r1's parsers reading only the last 8 of the
+// prompt's IDs, as a parser does that decodes a window of them.
+func windowed(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
+	if n := len(cfg.PromptIDs); n > 8 {
+		cfg.PromptIDs = cfg.PromptIDs[n-8:]
+	}
+	return reasoning.New("deepseek_r1", tok, func(c *reasoning.Config) { *c = cfg })
+}
+
 // TestCheckFindsBugs: for each broken parser, Check reports the guarantee
 // it breaks, with an input shrunk to a few bytes.
 func TestCheckFindsBugs(t *testing.T) {
 	for _, tt := range []struct {
 		name    string
+		f       reasoning.Factory // else broken(wrap)
 		wrap    func(reasoning.Parser) reasoning.Parser
 		check   string // the guarantee reported
 		output  string // the shrunk output, quoted
 		longest int    // the most bytes a shrunk output may have
 	}{
-		{"loses text between deltas", func(p reasoning.Parser) reasoning.Parser { return forgetful{p} },
+		{"loses text between deltas", nil, func(p reasoning.Parser) reasoning.Parser { return forgetful{p} },
 			"streaming equals Extract", `output "<"`, 1},
-		{"streaming differs from Extract", func(p reasoning.Parser) reasoning.Parser { return shouting{p} },
+		{"streaming differs from Extract", nil, func(p reasoning.Parser) reasoning.Parser { return shouting{p} },
 			"streaming equals Extract", `output "</THINK>"`, 8},
-		{"panics on invalid UTF-8", func(p reasoning.Parser) reasoning.Parser { return fragile{p} },
+		{"panics on invalid UTF-8", nil, func(p reasoning.Parser) reasoning.Parser { return fragile{p} },
 			"panic: invalid UTF-8", "", 1},
-		{"IsReasoningEnd disagrees with the split", func(p reasoning.Parser) reasoning.Parser { return contrary{p} },
+		{"IsReasoningEnd disagrees with the split", nil, func(p reasoning.Parser) reasoning.Parser { return contrary{p} },
 			"ID methods agree with the text split", "", 1},
-		{"emits after Finish", func(p reasoning.Parser) reasoning.Parser { return &undead{Parser: p} },
+		{"emits after Finish", nil, func(p reasoning.Parser) reasoning.Parser { return &undead{Parser: p} },
 			"after Finish nothing is emitted", `output ""`, 0},
-		{"IDs do not beat text", func(p reasoning.Parser) reasoning.Parser { return textOnly{p} },
+		{"IDs do not beat text", nil, func(p reasoning.Parser) reasoning.Parser { return textOnly{p} },
 			"IDs beat text", `output "<think>"`, 7},
+		{"a Gate constrains inside reasoning", nil, func(p reasoning.Parser) reasoning.Parser { return eager{p} },
+			"a Gate never constrains while the split is in reasoning", `output ""`, 1},
+		{"prompt IDs read through a window", windowed, nil,
+			"prompt text and IDs give one start", "", 0},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			c := thinkTags
 			c.Settings = []reasoningtest.Setting{{Name: "default"}}
-			err := reasoningtest.Check(broken(tt.wrap), c)
+			f := tt.f
+			if f == nil {
+				f = broken(tt.wrap)
+			}
+			err := reasoningtest.Check(f, c)
 			if err == nil {
 				t.Fatal("Check passed a broken parser")
 			}
