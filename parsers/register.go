@@ -7,11 +7,18 @@ import (
 	"github.com/reasoning-go/reasoning/internal/catalog"
 )
 
-// The engines whose behaviour a name follows.
+// The engines whose behaviour a name follows. A name from a vLLM pull
+// request or a vendor's vLLM plugin says so: vLLM's main branch does not
+// register it.
 const (
-	vllm   = "vLLM"
-	sglang = "SGLang"
-	dynamo = "Dynamo"
+	vllm       = "vLLM"
+	vllmPR     = "vLLM (pull request)"
+	vllmPlugin = "vLLM (vendor plugin)"
+	sglang     = "SGLang"
+	smg        = "SGLang gateway (SMG)"
+	dynamo     = "Dynamo"
+	trtllm     = "TensorRT-LLM"
+	lmdeploy   = "LMDeploy"
 )
 
 // Each family registers its names in its own file, right below its spec
