@@ -20,8 +20,21 @@ import (
 
 	"github.com/reasoning-go/reasoning"
 	"github.com/reasoning-go/reasoning/internal/namedocs"
-	_ "github.com/reasoning-go/reasoning/parsers"
+	"github.com/reasoning-go/reasoning/parsers"
 )
+
+// ollamaRows are the rows of the README's table of Ollama's parser names.
+func ollamaRows() []namedocs.OllamaRow {
+	var rows []namedocs.OllamaRow
+	for _, o := range parsers.OllamaNames() {
+		name := "`" + o.Name + "`"
+		if o.ThinkingOff {
+			name += ", thinking off"
+		}
+		rows = append(rows, namedocs.OllamaRow{Ollama: o.Ollama, Name: name, Behaviour: o.Behaviour})
+	}
+	return rows
+}
 
 func main() {
 	root := flag.String("root", ".", "the module root")
@@ -42,6 +55,9 @@ func run(root string, check bool) error {
 		{"README.md", func(old string) (string, error) {
 			next, err := namedocs.SpliceReadme(old, namedocs.Markdown(infos))
 			if err != nil {
+				return "", err
+			}
+			if next, err = namedocs.SpliceOllama(next, namedocs.OllamaMarkdown(ollamaRows())); err != nil {
 				return "", err
 			}
 			return snippets(next, readFrom(root))

@@ -109,3 +109,33 @@ func SpliceGoDoc(src, list string) (string, error) {
 	}
 	return strings.Join(lines[:start], "") + list + strings.Join(lines[end:], ""), nil
 }
+
+// The lines around README.md's table of Ollama's parser names.
+const (
+	OllamaBegin = "<!-- ollama: generated from parsers.OllamaNames by make docs; edit parsers/ollama.go -->"
+	OllamaEnd   = "<!-- end ollama -->"
+)
+
+// An OllamaRow is one row of the table of Ollama's parser names.
+type OllamaRow struct{ Ollama, Name, Behaviour string }
+
+// OllamaMarkdown returns the README's table of Ollama's parser names.
+func OllamaMarkdown(rows []OllamaRow) string {
+	var b strings.Builder
+	b.WriteString("| Ollama parser | what it does there | name here |\n|---|---|---|\n")
+	for _, r := range rows {
+		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", r.Ollama, strings.ReplaceAll(r.Behaviour, "|", "\\|"), r.Name)
+	}
+	return b.String()
+}
+
+// SpliceOllama returns readme with its table of Ollama's parser names
+// replaced by table.
+func SpliceOllama(readme, table string) (string, error) {
+	begin := strings.Index(readme, OllamaBegin+"\n")
+	end := strings.Index(readme, "\n"+OllamaEnd)
+	if begin < 0 || end < begin {
+		return "", fmt.Errorf("namedocs: README has no %q ... %q lines", OllamaBegin, OllamaEnd)
+	}
+	return readme[:begin+len(OllamaBegin)+1] + table + readme[end+1:], nil
+}
