@@ -33,7 +33,7 @@ func TestFromOllama(t *testing.T) {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	if on, set := cfg.Thinking(); !set || on {
+	if on, set := cfg.Thinking("enable_thinking"); !set || on {
 		t.Errorf("FromOllama(Gemma4-No-Thinking) options leave thinking %v (set %v), want off", on, set)
 	}
 	// Ollama's qwen3 never thinks; ours does.
