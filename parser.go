@@ -26,6 +26,7 @@ type Parser interface {
 	// IsReasoningEndStreaming is IsReasoningEnd for the newest delta, looking only at what it must.
 	IsReasoningEndStreaming(ids, delta []int) bool
 	// ExtractContentIDs returns the IDs of the content after the end of reasoning (vLLM extract_content_ids).
+	// Decode them together, not one by one: the first may be part of a character split across tokens.
 	ExtractContentIDs(ids []int) []int
 	// CountReasoningTokens counts the reasoning tokens in ids, nesting-aware where the family nests.
 	CountReasoningTokens(ids []int) int
