@@ -90,6 +90,8 @@ var forModelCases = []struct{ id, want string }{
 	{"poolside/Laguna-S-2.1", "poolside_v1"},
 	{"plamo-3.0-prime", "plamo3"},
 	{"microsoft/Phi-4-reasoning-plus", "deepseek_r1"},
+	{"CohereLabs/c4ai-command-r-plus-08-2024", "cohere_cmd"},
+	{"CohereLabs/command-a-03-2025", "cohere_cmd"},
 	{"phi4-reasoning:14b", "deepseek_r1"},
 
 	// Nesting: the more specific entry must win.

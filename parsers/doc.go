@@ -7,6 +7,7 @@
 //
 //	basic                    <think>…</think>, starts in content, every <think> opens a block
 //	beam                     Harmony, as openai_gptoss; tool calls kept whole in content
+//	cohere_cmd               <|START_THINKING|>…<|END_THINKING|>, starts in content, no markup stripped
 //	cohere_command3          <|START_THINKING|>…<|END_THINKING|>, starts in content; answer markers and citations dropped, actions kept
 //	cohere_command4          as cohere_command3, <|START_TEXT|> answers too; starts in reasoning
 //	deepseek_r1              <think>…</think>, starts in reasoning, one block (nemotron_nano, deepseek_v3_1, deepseek_v3_2)
