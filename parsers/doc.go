@@ -43,6 +43,7 @@
 //	mistral                  [THINK]…[/THINK] (v13) or <think>…</think> (v11), [TOOL_CALLS] ends reasoning, starts in content
 //	muse_glimmer             recipient-routed channels: to=self is reasoning, to=user content, tool calls to content (muse)
 //	muse_spark               as muse_glimmer, tool calls as segments (muse_spark_open)
+//	nemotron                 <think> (only at the start)…</think>, starts in content; both tags or no reasoning
 //	nemotron_deci            as basic
 //	nemotron_v3              as qwen3, trailing reasoning whitespace dropped; thinking/enable_thinking (on) (nemotron3, nemotron_3)
 //	olmo3                    <think> (only at the start)…</think>, starts in reasoning
