@@ -92,6 +92,7 @@ var forModelCases = []struct{ id, want string }{
 	{"microsoft/Phi-4-reasoning-plus", "deepseek_r1"},
 	{"CohereLabs/c4ai-command-r-plus-08-2024", "cohere_cmd"},
 	{"CohereLabs/command-a-03-2025", "cohere_cmd"},
+	{"BlinkDL/rwkv7-g1", "rwkv"},
 	{"phi4-reasoning:14b", "deepseek_r1"},
 
 	// Nesting: the more specific entry must win.

@@ -52,6 +52,7 @@
 //	poolside_v1              as deepseek_v3 (default off), its end check stops at <assistant>
 //	qwen3                    <think>…</think>, <tool_call> ends reasoning and stays in content; enable_thinking (on; off → identity)
 //	qwen3_thinking           SGLang's Qwen3 detector forced into reasoning: <think>…</think>, <tool_call>; enable_thinking (on)
+//	rwkv                     <think>…</think> as text; starts in reasoning only when enable_thinking is true
 //	seed_oss                 <seed:think>…</seed:think>, <seed:tool_call> ends reasoning; enable_thinking (on)
 //	step3                    </think> only: everything before it is reasoning
 //	step3p5                  as qwen3, always thinking
