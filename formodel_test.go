@@ -90,6 +90,9 @@ var forModelCases = []struct{ id, want string }{
 	{"poolside/Laguna-S-2.1", "poolside_v1"},
 	{"plamo-3.0-prime", "plamo3"},
 	{"microsoft/Phi-4-reasoning-plus", "deepseek_r1"},
+	{"CohereLabs/c4ai-command-r-plus-08-2024", "cohere_cmd"},
+	{"CohereLabs/command-a-03-2025", "cohere_cmd"},
+	{"BlinkDL/rwkv7-g1", "rwkv"},
 	{"phi4-reasoning:14b", "deepseek_r1"},
 
 	// Nesting: the more specific entry must win.
@@ -158,6 +161,7 @@ var notByModel = []string{
 	"kimi_k25",                // Dynamo's Kimi K2.5; vLLM serves it with kimi_k2
 	"minimax_append_think",    // Dynamo's MiniMax M2 variant
 	"minimax_m2_append_think", // vLLM's no-split MiniMax M2 variant
+	"nemotron",                // a vLLM pull request's string-based parser; nemotron_v3 and nemotron_deci serve its models
 }
 
 // TestForModelCoversEveryFamily checks that every registered name is

@@ -7,6 +7,7 @@
 //
 //	basic                    <think>…</think>, starts in content, every <think> opens a block
 //	beam                     Harmony, as openai_gptoss; tool calls kept whole in content
+//	cohere_cmd               <|START_THINKING|>…<|END_THINKING|>, starts in content, no markup stripped
 //	cohere_command3          <|START_THINKING|>…<|END_THINKING|>, starts in content; answer markers and citations dropped, actions kept
 //	cohere_command4          as cohere_command3, <|START_TEXT|> answers too; starts in reasoning
 //	deepseek_r1              <think>…</think>, starts in reasoning, one block (nemotron_nano, deepseek_v3_1, deepseek_v3_2)
@@ -42,6 +43,7 @@
 //	mistral                  [THINK]…[/THINK] (v13) or <think>…</think> (v11), [TOOL_CALLS] ends reasoning, starts in content
 //	muse_glimmer             recipient-routed channels: to=self is reasoning, to=user content, tool calls to content (muse)
 //	muse_spark               as muse_glimmer, tool calls as segments (muse_spark_open)
+//	nemotron                 <think> (only at the start)…</think>, starts in content; both tags or no reasoning
 //	nemotron_deci            as basic
 //	nemotron_v3              as qwen3, trailing reasoning whitespace dropped; thinking/enable_thinking (on) (nemotron3, nemotron_3)
 //	olmo3                    <think> (only at the start)…</think>, starts in reasoning
@@ -50,6 +52,7 @@
 //	poolside_v1              as deepseek_v3 (default off), its end check stops at <assistant>
 //	qwen3                    <think>…</think>, <tool_call> ends reasoning and stays in content; enable_thinking (on; off → identity)
 //	qwen3_thinking           SGLang's Qwen3 detector forced into reasoning: <think>…</think>, <tool_call>; enable_thinking (on)
+//	rwkv                     <think>…</think> as text; starts in reasoning only when enable_thinking is true
 //	seed_oss                 <seed:think>…</seed:think>, <seed:tool_call> ends reasoning; enable_thinking (on)
 //	step3                    </think> only: everything before it is reasoning
 //	step3p5                  as qwen3, always thinking

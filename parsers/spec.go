@@ -265,6 +265,13 @@ func dropLeadingClose() rule {
 	return rule{"leading closer dropped", func(t *tagSpec) { t.dropLeadingClose = true }}
 }
 
+// dropEarlyClose: in content, a closer before any block is dropped
+// (RWKV's, where upstream splits at it); a closer after a block follows
+// Repeats.
+func dropEarlyClose() rule {
+	return rule{"closer before any block dropped", func(t *tagSpec) { t.dropEarlyClose = true }}
+}
+
 // labeled: a block may begin with a channel label, dropped (Gemma 4).
 func labeled(label string) rule {
 	return rule{fmt.Sprintf("label %q dropped", label), func(t *tagSpec) { t.label = label }}

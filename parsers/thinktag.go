@@ -85,6 +85,7 @@ type tagSpec struct {
 	dropCloses       bool   // a closing marker in content is dropped, not kept as text
 	openAtStart      bool   // the opening marker counts only as the very first bytes of the output
 	dropLeadingClose bool   // starting in content, a closing marker before any text is dropped
+	dropEarlyClose   bool   // in content, a closing marker before any reasoning block is dropped
 	dropsInContent   bool   // drops are dropped only in content; inside reasoning they are text
 	trimReasoning    bool   // the trailing whitespace of a reasoning block is dropped
 	trimContent      string // characters dropped from the start of content after a closing marker
@@ -269,7 +270,7 @@ func (f *tagFamily) rules(s tagState) uint64 {
 		if (f.reenter || !s.seen) && (!f.openAtStart || !s.begun) {
 			m |= f.bits[kindOpen]
 		}
-		if f.dropCloses || f.dropLeadingClose && !s.seen && !s.begun {
+		if f.dropCloses || f.dropLeadingClose && !s.seen && !s.begun || f.dropEarlyClose && !s.seen {
 			m |= f.bits[kindClose]
 		}
 		if f.toolBlocks {
