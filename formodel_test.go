@@ -91,6 +91,7 @@ var forModelCases = []struct{ id, want string }{
 	{"plamo-3.0-prime", "plamo3"},
 	{"microsoft/Phi-4-reasoning-plus", "deepseek_r1"},
 	{"phi4-reasoning:14b", "deepseek_r1"},
+	{"LGAI-EXAONE/EXAONE-4.0-32B", "exaone4"},
 
 	// Nesting: the more specific entry must win.
 	{"deepseek-ai/DeepSeek-R1-0528-Qwen3-8B", "deepseek_r1"},
@@ -153,6 +154,7 @@ func TestForModelUnknown(t *testing.T) {
 var notByModel = []string{
 	"basic",                   // Dynamo's generic <think> parser
 	"beam",                    // Dynamo's gpt-oss; ForModel gives openai_gptoss
+	"deepseek_v32",            // LMDeploy's DeepSeek V3.2; vLLM serves it with deepseek_v3
 	"glm47",                   // the same class as glm45, which ForModel gives
 	"hf",                      // configured from the model's own metadata
 	"kimi_k25",                // Dynamo's Kimi K2.5; vLLM serves it with kimi_k2
