@@ -92,6 +92,8 @@ var forModelCases = []struct{ id, want string }{
 	{"microsoft/Phi-4-reasoning-plus", "deepseek_r1"},
 	{"phi4-reasoning:14b", "deepseek_r1"},
 	{"LGAI-EXAONE/EXAONE-4.0-32B", "exaone4"},
+	{"ai-sage/GigaChat3.5-432B-A28B", "gigachat35"},
+	{"ai-sage/GigaChat3.5-432B-A28B-Reasoning", "gigachat35_thinking"},
 
 	// Nesting: the more specific entry must win.
 	{"deepseek-ai/DeepSeek-R1-0528-Qwen3-8B", "deepseek_r1"},
@@ -160,6 +162,7 @@ var notByModel = []string{
 	"kimi_k25",                // Dynamo's Kimi K2.5; vLLM serves it with kimi_k2
 	"minimax_append_think",    // Dynamo's MiniMax M2 variant
 	"minimax_m2_append_think", // vLLM's no-split MiniMax M2 variant
+	"openpangu_v2",            // a vLLM pull request's; the spec names no model IDs
 }
 
 // TestForModelCoversEveryFamily checks that every registered name is

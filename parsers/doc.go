@@ -17,6 +17,8 @@
 //	ernie45                  <think>…</think>, starts in reasoning, <response> wrapper dropped, newlines after </think> dropped
 //	exaone4                  as deepseek_r1 with enable_thinking on, else identity (default off)
 //	gemma4                   <|channel>thought\n…<channel|>, label dropped, <|tool_call> ends reasoning, starts in content; enable_thinking decides only the end check at a turn boundary (gemma-4)
+//	gigachat35               as deepseek_r1 with reasoning on, else identity (default off)
+//	gigachat35_thinking      as gigachat35, reasoning on by default
 //	glm45                    <think>…</think> interleaved blocks, <tool_call> ends reasoning; thinking/enable_thinking (on; off → identity)
 //	glm47                    as glm45
 //	granite                  "Here is my thought process:" … "Here is my response:" (and "Here's"), plain text, starts in content
@@ -48,6 +50,7 @@
 //	nemotron_v3              as qwen3, trailing reasoning whitespace dropped; thinking/enable_thinking (on) (nemotron3, nemotron_3, nano_v3)
 //	olmo3                    <think> (only at the start)…</think>, starts in reasoning
 //	openai_gptoss            Harmony channels: analysis is reasoning, final and plain commentary content, messages with a recipient segments (gpt_oss)
+//	openpangu_v2             as deepseek_r1 with think on, else identity (default on)
 //	plamo3                   <|plamo:begin_think:plamo|>…<|plamo:end_think:plamo|>, end of turn and <|plamo:begin_tool_requests:plamo|> end reasoning; enable_thinking (on)
 //	poolside_v1              as deepseek_v3 (default off), its end check stops at <assistant> (laguna)
 //	qwen3                    <think>…</think>, <tool_call> ends reasoning and stays in content; enable_thinking (on; off → identity) (qwen3_5)
