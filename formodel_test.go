@@ -94,6 +94,9 @@ var forModelCases = []struct{ id, want string }{
 	{"CohereLabs/command-a-03-2025", "cohere_cmd"},
 	{"BlinkDL/rwkv7-g1", "rwkv"},
 	{"phi4-reasoning:14b", "deepseek_r1"},
+	{"LGAI-EXAONE/EXAONE-4.0-32B", "exaone4"},
+	{"ai-sage/GigaChat3.5-432B-A28B", "gigachat35"},
+	{"ai-sage/GigaChat3.5-432B-A28B-Reasoning", "gigachat35_thinking"},
 
 	// Nesting: the more specific entry must win.
 	{"deepseek-ai/DeepSeek-R1-0528-Qwen3-8B", "deepseek_r1"},
@@ -156,12 +159,14 @@ func TestForModelUnknown(t *testing.T) {
 var notByModel = []string{
 	"basic",                   // Dynamo's generic <think> parser
 	"beam",                    // Dynamo's gpt-oss; ForModel gives openai_gptoss
+	"deepseek_v32",            // LMDeploy's DeepSeek V3.2; vLLM serves it with deepseek_v3
 	"glm47",                   // the same class as glm45, which ForModel gives
 	"hf",                      // configured from the model's own metadata
 	"kimi_k25",                // Dynamo's Kimi K2.5; vLLM serves it with kimi_k2
 	"minimax_append_think",    // Dynamo's MiniMax M2 variant
 	"minimax_m2_append_think", // vLLM's no-split MiniMax M2 variant
 	"nemotron",                // a vLLM pull request's string-based parser; nemotron_v3 and nemotron_deci serve its models
+	"openpangu_v2",            // a vLLM pull request's; the spec names no model IDs
 }
 
 // TestForModelCoversEveryFamily checks that every registered name is

@@ -108,17 +108,17 @@ func TestResolveThinkingThirdPartyKey(t *testing.T) {
 	}{
 		// The family's own key decides, and is written in every dialect.
 		{map[string]any{"enable_reasoning": false}, reasoning.ThinkingDefaults{}, reasoning.ThinkingFromRequest,
-			with(off, "enable_reasoning", false)},
+			with(offCore, "enable_reasoning", false)},
 		// Another dialect reaches the family's key.
 		{map[string]any{"thinking": false}, reasoning.ThinkingDefaults{}, reasoning.ThinkingFromRequest,
-			with(off, "enable_reasoning", false)},
+			with(offCore, "enable_reasoning", false)},
 		{nil, reasoning.ThinkingDefaults{Mode: reasoning.ThinkingDisabled}, reasoning.ThinkingFromMode,
-			with(off, "enable_reasoning", false)},
+			with(offCore, "enable_reasoning", false)},
 		{nil, reasoning.ThinkingDefaults{ChatTemplateKwargs: map[string]any{"enable_reasoning": "no"}}, reasoning.ThinkingFromDefaultKwargs,
-			with(off, "enable_reasoning", false)},
+			with(offCore, "enable_reasoning", false)},
 		// The request's key beats the deployment's.
 		{map[string]any{"enable_reasoning": true}, reasoning.ThinkingDefaults{Mode: reasoning.ThinkingDisabled}, reasoning.ThinkingFromRequest,
-			with(on, "enable_reasoning", true)},
+			with(onCore, "enable_reasoning", true)},
 		{map[string]any{"enable_reasoning": nil}, reasoning.ThinkingDefaults{}, reasoning.ThinkingFromFamily, nil},
 	} {
 		kw, src := r.ResolveThinking(c.kwargs, "", c.d)

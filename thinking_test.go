@@ -17,11 +17,19 @@ import (
 	_ "github.com/reasoning-go/reasoning/parsers"
 )
 
-// on and off are the decision as ResolveThinking states it, in all three
-// dialects.
+// onCore and offCore are the decision in the dialects every registry
+// writes: the two common booleans and thinking_mode.
 var (
-	on  = map[string]any{"thinking": true, "enable_thinking": true, "thinking_mode": "enabled"}
-	off = map[string]any{"thinking": false, "enable_thinking": false, "thinking_mode": "disabled"}
+	onCore  = map[string]any{"thinking": true, "enable_thinking": true, "thinking_mode": "enabled"}
+	offCore = map[string]any{"thinking": false, "enable_thinking": false, "thinking_mode": "disabled"}
+)
+
+// on and off are the decision as Default's ResolveThinking states it: the
+// core dialects plus the other boolean keys its families read (GigaChat
+// 3.5's reasoning, openPangu V2's think).
+var (
+	on  = with(onCore, "reasoning", true, "think", true)
+	off = with(offCore, "reasoning", false, "think", false)
 )
 
 // with returns m plus the given key/value pairs.
@@ -234,7 +242,7 @@ func ExampleResolveThinking() {
 	m := p.Extract("<think>2 + 2 is 4.</think>4")
 	fmt.Printf("reasoning=%q content=%q\n", m.Reasoning, m.Content)
 	// Output:
-	// mode map[enable_thinking:false thinking:false thinking_mode:disabled]
-	// request map[enable_thinking:true reasoning_effort:high thinking:true thinking_mode:enabled]
+	// mode map[enable_thinking:false reasoning:false think:false thinking:false thinking_mode:disabled]
+	// request map[enable_thinking:true reasoning:true reasoning_effort:high think:true thinking:true thinking_mode:enabled]
 	// reasoning="2 + 2 is 4." content="4"
 }

@@ -33,11 +33,14 @@ var basicFamily = newTagFamily(ThinkTag{
 // before a stray </think> as reasoning ("dangling end" recovery), while its
 // streaming path does neither; we follow the streaming path in both (spec
 // policy 2): a streaming client cannot know that a </think> will come.
+// SMG's "base" (an alias here; smg crates/reasoning_parser src/parsers/base.rs
+// @f8daa883) is the same parser: not forced, <think>/</think>.
 func newBasic(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	return basicFamily.newParser(tok, cfg)
 }
 
 func init() {
 	register("basic", newBasic, basicFamily.entry(), about{engine: dynamo,
-		summary: "`<think>`…`</think>`, starts in content, every `<think>` opens a block"})
+		summary: "`<think>`…`</think>`, starts in content, every `<think>` opens a block",
+		aliases: []string{"base"}})
 }

@@ -24,9 +24,10 @@ func sample(b *testing.B, name string, n int) string {
 
 // thinkingOn is the request every BenchmarkTable parser serves: thinking
 // switched on by each family's switch, so that names whose default is off
-// (deepseek_v3, poolside_v1, hy_v3) parse rather than pass text through.
+// (deepseek_v3, poolside_v1, hy_v3, exaone4, gigachat35 with its
+// "reasoning" key) parse rather than pass text through.
 var thinkingOn = reasoning.WithChatTemplateKwargs(map[string]any{
-	"enable_thinking": true, "thinking": true, "reasoning_effort": "high",
+	"enable_thinking": true, "thinking": true, "reasoning_effort": "high", "reasoning": true,
 })
 
 // BenchmarkTable measures, for every registered name, what the README's

@@ -46,6 +46,12 @@ var deepseekR1Family = newTagFamily(ThinkTag{
 // reopens <think> in content reads as not ended there (B5) although the text
 // split keeps it in content. CountReasoningTokens counts tokens before a
 // leading <think> (B18: vLLM counts 0 when the prompt opened reasoning).
+// Aliases from other engines: SMG's "kimi_thinking" (factory.rs @f8daa883,
+// its pattern kimi-k2-thinking) is this parser, with no Kimi tool-section
+// end: Kimi-K2-Thinking is better served by kimi_k2, which ForModel picks.
+// LMDeploy's deprecated "qwen-qwq" ("qwen_qwq") maps to its default parser,
+// which also ends reasoning at the tool-call opener and reenters reasoning
+// at a later <think>; here it is this parser, as for QwQ.
 func newDeepSeekR1(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	return deepseekR1Family.newParser(tok, cfg)
 }
@@ -53,7 +59,7 @@ func newDeepSeekR1(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Par
 func init() {
 	register("deepseek_r1", newDeepSeekR1, deepseekR1Family.entry(), about{engine: vllm, models: []string{"deepseek-r1", "qwq", "nemotron-nano*v2", "phi-4*reasoning", "phi4*reasoning"},
 		summary: "`<think>`…`</think>`, starts in reasoning, one block",
-		inert:   []string{deepseekToolCalls}, aliases: []string{"nemotron_nano", "deepseek_v3_1", "deepseek_v3_2"}})
+		inert:   []string{deepseekToolCalls}, aliases: []string{"nemotron_nano", "deepseek_v3_1", "deepseek_v3_2", "kimi_thinking", "qwen_qwq"}})
 }
 
 var deepseekV3Family = newTagFamily(ThinkTag{
@@ -77,7 +83,13 @@ var deepseekV3Family = newTagFamily(ThinkTag{
 // chosen (the newest test; [frontend] returned 0). SGLang's "deepseek-v3" is
 // its Qwen3 detector needing thinking=True; vLLM's wins (spec policy 1).
 // vLLM's rewrite of json_schema requests into a structural tag is request
-// handling, out of a parser's reach.
+// handling, out of a parser's reach. "deepseek_v31" (an alias here) is the
+// name of a 2025 vLLM pull request's V3.1 parser
+// (vllm/reasoning/deepseek_v31_reasoning_parser.py @2e4dec16), which this
+// parser is; SMG's "deepseek_v31" (factory.rs @f8daa883) is its basic
+// parser, not forced. V3.1 thus has three spellings with three behaviours
+// here: deepseek_v3 and deepseek_v31 are this switch, deepseek_v3_1 is
+// Dynamo's forced deepseek_r1.
 func newDeepSeekV3(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	return deepseekV3Family.newParser(tok, cfg)
 }
@@ -85,7 +97,7 @@ func newDeepSeekV3(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Par
 func init() {
 	register("deepseek_v3", newDeepSeekV3, deepseekV3Family.entry(), about{engine: vllm, models: []string{"deepseek-v3"},
 		summary: "as `deepseek_r1` with `thinking`/`enable_thinking` on, else identity (default off)",
-		inert:   []string{deepseekToolCalls}})
+		inert:   []string{deepseekToolCalls}, aliases: []string{"deepseek_v31"}})
 }
 
 var holo2Family = newTagFamily(ThinkTag{
@@ -137,6 +149,13 @@ var poolsideFamily = newTagFamily(ThinkTag{
 // false again.
 // Upstream: spec vllm-thinktag §8. SGLang's poolside_v1 is its Qwen3
 // detector needing enable_thinking=True; vLLM's wins (spec policy 1).
+// "laguna" (an alias here) is TensorRT-LLM's alias of its poolside_v1 and
+// Ollama's name for the model. Both resolve the start from the end of the
+// prompt (TensorRT-LLM: its last 64 characters, trailing whitespace trimmed;
+// </think> there starts content, <think> reasoning). Here the prompt decides
+// the same way once given, so serve Laguna with WithPrompt. Without it and
+// with neither key set, the default (off) makes the output identity, where
+// TensorRT-LLM still splits at a generated <think>.
 func newPoolsideV1(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	if tok != nil {
 		if _, ok := tok.TokenID(poolsideTurn); !ok {
@@ -149,7 +168,8 @@ func newPoolsideV1(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Par
 
 func init() {
 	register("poolside_v1", newPoolsideV1, poolsideFamily.entry(), about{engine: vllm, models: []string{"laguna"},
-		summary: "as `deepseek_v3` (default off), its end check stops at `<assistant>`"})
+		summary: "as `deepseek_v3` (default off), its end check stops at `<assistant>`",
+		aliases: []string{"laguna"}})
 }
 
 // deepseekV4Thinking is V4's switch: "thinking" or "enable_thinking", on

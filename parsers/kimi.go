@@ -288,6 +288,15 @@ func newHorizonFamily(open, close string) *tagFamily {
 // and tool calls reads as not ended (vLLM
 // test_latest_boundary_controls_reasoning_state). vLLM rejects a null
 // effort; here null kwargs count as absent (spec policy 6).
+// SGLang's "k2_v3" (an alias here; its older DetectorMap, tests
+// test_k2v3_reasoning_parser.py @1114588a and test_k2_v3_reasoning_parser.py
+// @103c877c) differs: an unknown effort falls back (to high in the older
+// version, medium in the newer) instead of failing; the effort comes from
+// the kwarg, else the request's reasoning_effort, else the Responses API's
+// reasoning.effort; the prefix <ifm|tool_call ends reasoning; the older
+// version also accepts <think>, <think_fast> and <think_faster> pairs; and
+// its one-shot path makes a tagless output reasoning, as here (vLLM's
+// extract: content).
 func newK2Horizon(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	effort := "high"
 	if v, ok := cfg.Kwarg("reasoning_effort"); ok {
@@ -308,5 +317,6 @@ func init() {
 	// Its reasoning_effort picks the markers: Info lists every pair.
 	register("k2_horizon", newK2Horizon, horizonFamilies["high"].entry(), about{engine: vllm, models: []string{"k2-horizon"},
 		summary: "`<ifm|think…>`…`</ifm|think…>` chosen by `reasoning_effort` (\"high\", \"medium\", \"low\"; any other fails at New), `<ifm|tool_calls>` ends reasoning",
-		keys:    []string{"reasoning_effort"}, also: []catalog.Entry{horizonFamilies["medium"].entry(), horizonFamilies["low"].entry()}})
+		keys:    []string{"reasoning_effort"}, also: []catalog.Entry{horizonFamilies["medium"].entry(), horizonFamilies["low"].entry()},
+		aliases: []string{"k2_v3"}})
 }

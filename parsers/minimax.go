@@ -160,7 +160,14 @@ var appendThinkIDs = newTagFamily(ThinkTag{
 // stream without deltas while its extract of "" returns "<think>"; ours
 // returns "<think>" in both (spec policy 2). IsReasoningEnd: the last
 // <think> or </think> decides; ExtractContentIDs returns its input;
-// CountReasoningTokens is 0.
+// CountReasoningTokens is 0. "glm45_append_think" (an alias here) is a vLLM
+// pull request's Glm4AppendThinkReasoningParser
+// (vllm/reasoning/glm4_moe_reasoning_parser.py @7352cfc3, for
+// zai-org/GLM-4.5), the same split. It fails without </think> in the
+// vocabulary, where New here does not, and its end check is true once the
+// </think> ID occurs, where here the last <think> or </think> decides (a
+// <think> after it reads as not ended); its content IDs are all the IDs, as
+// here.
 func newMiniMaxM2AppendThink(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	ids, err := appendThinkIDs.newParser(tok, reasoning.Config{})
 	if err != nil {
@@ -171,7 +178,8 @@ func newMiniMaxM2AppendThink(tok tokenizer.Tokenizer, cfg reasoning.Config) (rea
 
 func init() {
 	register("minimax_m2_append_think", newMiniMaxM2AppendThink, catalog.Entry{Markers: appendThinkIDs.markers, Prefix: thinkOpen}, about{engine: vllm,
-		summary: "no split: content is `<think>` + the output"})
+		summary: "no split: content is `<think>` + the output",
+		aliases: []string{"glm45_append_think"}})
 }
 
 // appendThink passes the output through as content, after "<think>".

@@ -38,7 +38,15 @@ var nemotronV3Family = newTagFamily(ThinkTag{
 // when the content is whitespace only; we read one Config, and swap only an
 // empty content, so that nothing the model wrote changes sides unnoticed.
 // Dynamo's nemotron3/nemotron_v3 are its deepseek_r1 type; vLLM's wins
-// (spec policy 1).
+// (spec policy 1). "nano_v3" ("nano-v3"; an alias here) is SMG's
+// (src/parsers/nano_v3.rs @f8daa883), TensorRT-LLM's and NVIDIA's vLLM
+// plugin's (nano_v3_reasoning_parser.py, for
+// nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16) name for this model: SMG's is
+// not forced (the gateway arms it from its template analysis; armed, it
+// splits as here); the plugin is the R1 base that swaps reasoning into
+// content when enable_thinking is false and content is empty; TensorRT-LLM's
+// also swaps a whitespace-only content and ends at <tool_call> only inside
+// a reasoning delta. All follow this parser here.
 func newNemotronV3(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	return nemotronV3Family.newParser(tok, cfg)
 }
@@ -46,7 +54,7 @@ func newNemotronV3(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Par
 func init() {
 	register("nemotron_v3", newNemotronV3, nemotronV3Family.entry(), about{engine: vllm, models: []string{"nemotron-3", "nemotron3"},
 		summary: "as `qwen3`, trailing reasoning whitespace dropped; `thinking`/`enable_thinking` (on)",
-		aliases: []string{"nemotron3", "nemotron_3"}})
+		aliases: []string{"nemotron3", "nemotron_3", "nano_v3"}})
 }
 
 var graniteThinkingFamily = newTagFamily(ThinkTag{

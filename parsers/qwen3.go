@@ -42,14 +42,20 @@ var qwen3Family = newTagFamily(ThinkTag{
 // check stops at <|im_start|> and <|im_end|>, and an unpaired or paired
 // <tool_call> alike ends reasoning (the newest engine, where turn boundaries
 // replaced the pairing guard). SGLang's qwen3 detector forces reasoning only
-// for qwen3-thinking; vLLM's wins here (spec policy 1).
+// for qwen3-thinking; vLLM's wins here (spec policy 1). TensorRT-LLM's
+// "qwen3_5" (an alias here; tensorrt_llm/llmapi/reasoning_parser.py
+// @033a9d09) starts in reasoning but keeps a literal leading <think> as
+// reasoning text, and its finish drops a held buffer equal to a marker; its
+// auto resolver picks it for templates that prefill a bare "<think>\n", which
+// WithPrompt covers here.
 func newQwen3(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	return qwen3Family.newParser(tok, cfg)
 }
 
 func init() {
 	register("qwen3", newQwen3, qwen3Family.entry(), about{engine: vllm, models: []string{"qwen3"},
-		summary: "`<think>`…`</think>`, `<tool_call>` ends reasoning and stays in content; `enable_thinking` (on; off → identity)"})
+		summary: "`<think>`…`</think>`, `<tool_call>` ends reasoning and stays in content; `enable_thinking` (on; off → identity)",
+		aliases: []string{"qwen3_5"}})
 }
 
 var mimoFamily = newTagFamily(renamed(qwen3Family, "mimo"))
@@ -139,12 +145,15 @@ var internS1Family = newTagFamily(ThinkTag{
 // Upstream: spec peers §2.1, SGLang reasoning_parser.py. SGLang's one-shot
 // path makes text before a <think> that is not at the start reasoning and
 // keeps the tag, while its streaming path makes that text content; we follow
-// streaming (spec policy 2).
+// streaming (spec policy 2). SGLang's "dots" and "nanbeige" (aliases here;
+// reasoning_parser.py @2eec3278) are the same Qwen3 detector with
+// force_reasoning off, so they are this parser.
 func newInternS1(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	return internS1Family.newParser(tok, cfg)
 }
 
 func init() {
 	register("interns1", newInternS1, internS1Family.entry(), about{engine: sglang, models: []string{"intern-s1"},
-		summary: "SGLang's Qwen3 detector: `<think>`…`</think>`, `<tool_call>`, starts in content, the first `<think>` opens the block; `enable_thinking` (on)"})
+		summary: "SGLang's Qwen3 detector: `<think>`…`</think>`, `<tool_call>`, starts in content, the first `<think>` opens the block; `enable_thinking` (on)",
+		aliases: []string{"dots", "nanbeige"}})
 }

@@ -225,7 +225,7 @@ func vocabFor(tb testing.TB, name string) (tokenizer.Tokenizer, string) {
 // TestLongOutput and BenchmarkTable use for a name: the model's own where ../shared/vocab has
 // it, else Qwen3's (a name missing here uses Qwen3's).
 var realVocab = map[string]string{
-	"deepseek_v3": "deepseek-v3", "deepseek_v4": "deepseek-v3", "deepseek_v41": "deepseek-v3",
+	"deepseek_v3": "deepseek-v3", "deepseek_v4": "deepseek-v3", "deepseek_v41": "deepseek-v3", "deepseek_v32": "deepseek-v3",
 	"openai_gptoss": "gpt-oss", "beam": "gpt-oss",
 	"granite":      "granite",
 	"hunyuan_a13b": "hunyuan-a13b", "hy_v3": "hunyuan-a13b", "hy_v4": "hunyuan-a13b",

@@ -526,23 +526,23 @@ func TestThinkingDefaultsGoUpstream(t *testing.T) {
 	// and the parser reads the output as content.
 	gw = startGateway(t, up, "-default-thinking", "disabled")
 	resp := postChat(t, gw, `{"model":"Qwen/Qwen3-8B","messages":[{"role":"user","content":"<b>hi</b>"}],"x_extra":{"k":1}}`)
-	assert.Equal(t, map[string]any{"thinking": false, "enable_thinking": false, "thinking_mode": "disabled"},
+	assert.Equal(t, map[string]any{"thinking": false, "enable_thinking": false, "thinking_mode": "disabled", "reasoning": false, "think": false},
 		up.lastBody(t)["chat_template_kwargs"])
 	assert.Equal(t, `{"model":"Qwen/Qwen3-8B","messages":[{"role":"user","content":"<b>hi</b>"}],"x_extra":{"k":1},`+
-		`"chat_template_kwargs":{"enable_thinking":false,"thinking":false,"thinking_mode":"disabled"}}`, up.lastRaw(),
+		`"chat_template_kwargs":{"enable_thinking":false,"reasoning":false,"think":false,"thinking":false,"thinking_mode":"disabled"}}`, up.lastRaw(),
 		"the kwargs are added, every other byte kept")
 	assert.Equal(t, map[string]any{"role": "assistant", "content": "<think>r</think>c"}, message(resp))
 
 	// The request's own switch wins over the deployment's.
 	resp = postChat(t, gw, `{"model":"Qwen/Qwen3-8B", "chat_template_kwargs" : {"enable_thinking":true,"custom":7} }`)
-	assert.Equal(t, `{"model":"Qwen/Qwen3-8B", "chat_template_kwargs" : {"custom":7,"enable_thinking":true,"thinking":true,"thinking_mode":"enabled"} }`,
+	assert.Equal(t, `{"model":"Qwen/Qwen3-8B", "chat_template_kwargs" : {"custom":7,"enable_thinking":true,"reasoning":true,"think":true,"thinking":true,"thinking_mode":"enabled"} }`,
 		up.lastRaw(), "the kwargs replaced in place")
 	assert.Equal(t, map[string]any{"role": "assistant", "reasoning": "r", "content": "c"}, message(resp))
 
 	// Deployment default kwargs outrank the mode.
 	gw = startGateway(t, up, "-default-thinking", "disabled", "-default-chat-template-kwargs", `{"thinking":true}`)
 	postChat(t, gw, `{"model":"Qwen/Qwen3-8B","reasoning_effort":null}`)
-	assert.Equal(t, map[string]any{"thinking": true, "enable_thinking": true, "thinking_mode": "enabled"},
+	assert.Equal(t, map[string]any{"thinking": true, "enable_thinking": true, "thinking_mode": "enabled", "reasoning": true, "think": true},
 		up.lastBody(t)["chat_template_kwargs"])
 }
 
@@ -631,7 +631,7 @@ func TestOpenAIClientStream(t *testing.T) {
 	assert.Equal(t, "\n\nHello!", content)
 	assert.Equal(t, "stop", finish)
 	assert.Equal(t, "\n\nHello!", acc.Choices[0].Message.Content)
-	assert.Equal(t, map[string]any{"enable_thinking": true, "thinking": true, "thinking_mode": "enabled"},
+	assert.Equal(t, map[string]any{"enable_thinking": true, "thinking": true, "thinking_mode": "enabled", "reasoning": true, "think": true},
 		up.lastBody(t)["chat_template_kwargs"])
 }
 
