@@ -53,6 +53,8 @@
 //	seed_oss                 <seed:think>…</seed:think>, <seed:tool_call> ends reasoning; enable_thinking (on)
 //	step3                    </think> only: everything before it is reasoning
 //	step3p5                  as qwen3, always thinking
+//	telechat                 <think>…</think>, starts in reasoning, one block; enable_thinking then thinking (on; off → identity) (xingchen4, xing4_0)
+//	telechat4                SGLang's TeleChat4 detector: <think>…</think>, starts in content, the first <think> opens the block; enable_thinking (on)
 //
 // The list is each name's reasoning.Info, as register.go declares it
 // (reasoning.Default.Info gives it at run time); make docs writes it here
