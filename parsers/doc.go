@@ -5,6 +5,8 @@
 //
 // The names, each followed by its aliases in parentheses:
 //
+//	apertus                  <|inner_prefix|>…<|inner_suffix|> (or <think>…</think>, by the vocabulary), starts in content, one block; a stray closer is dropped
+//	apertus2509              <|inner_prefix|>…<|inner_suffix|> blocks, starts in content; <|tools_prefix|>[…<|tools_suffix|> inside a block goes to content in place
 //	basic                    <think>…</think>, starts in content, every <think> opens a block
 //	beam                     Harmony, as openai_gptoss; tool calls kept whole in content
 //	cohere_command3          <|START_THINKING|>…<|END_THINKING|>, starts in content; answer markers and citations dropped, actions kept
@@ -26,6 +28,7 @@
 //	hy_v4                    as hy_v3, suffix from the vocabulary's structural tokens; reasoning_effort (default "high"; "no_think" → identity)
 //	identity                 no reasoning: everything is content
 //	inkling                  typed content blocks: <|content_thinking|> is reasoning; text, tool-text and tool-error blocks content, tool JSON kept in content
+//	intern_s1                <think>…</think>, starts in reasoning; <|action_start|>…<|action_end|> blocks inside reasoning go to content in place; enable_thinking (on)
 //	interns1                 SGLang's Qwen3 detector: <think>…</think>, <tool_call>, starts in content, the first <think> opens the block; enable_thinking (on)
 //	k2_horizon               <ifm|think…>…</ifm|think…> chosen by reasoning_effort ("high", "medium", "low"; any other fails at New), <ifm|tool_calls> ends reasoning
 //	kimi                     Dynamo's and SGLang's ◁think▷…◁/think▷, starts in content, every ◁think▷ opens a block
