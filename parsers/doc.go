@@ -54,6 +54,7 @@
 //	qwen3                    <think>…</think>, <tool_call> ends reasoning and stays in content; enable_thinking (on; off → identity)
 //	qwen3_thinking           SGLang's Qwen3 detector forced into reasoning: <think>…</think>, <tool_call>; enable_thinking (on)
 //	seed_oss                 <seed:think>…</seed:think>, <seed:tool_call> ends reasoning; enable_thinking (on)
+//	solar_open2              <|think:start|>…<|think:end|>, starts in reasoning; <|tool_call:start|>…<|tool_call:end|> inside reasoning goes to content in place; reasoning_effort (closed below medium → identity)
 //	step3                    </think> only: everything before it is reasoning
 //	step3p5                  as qwen3, always thinking
 //	telechat                 <think>…</think>, starts in reasoning, one block; enable_thinking then thinking (on; off → identity) (xingchen4, xing4_0)
