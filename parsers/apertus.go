@@ -14,30 +14,20 @@ const (
 	apertusTurn      = "<|assistant_start|>" // an assistant turn begins: closes any open block
 )
 
-// apertusSpec is vLLM's apertus with one marker pair.
-func apertusSpec(open, close string) ThinkTag {
-	return ThinkTag{
-		Name:       "apertus",
-		Open:       []string{open},
-		Close:      []string{close},
-		Start:      StartContent,
-		Repeats:    RepeatsDropStray,
-		Boundaries: []string{apertusTurn},
-	}
-}
-
-var (
-	apertusFamily      = newTagFamily(apertusSpec(apertusOpen, apertusClose))
-	apertusThinkFamily = newTagFamily(apertusSpec(thinkOpen, thinkClose))
-)
+var apertusFamily = newTagFamily(ThinkTag{
+	Name:       "apertus",
+	Open:       []string{apertusOpen},
+	Close:      []string{apertusClose},
+	Start:      StartContent,
+	Repeats:    RepeatsDropStray,
+	Boundaries: []string{apertusTurn},
+})
 
 // newApertus builds the "apertus" parser (vLLM's ApertusReasoningParser,
 // its newest version).
 //
-// Markers: <|inner_prefix|> and <|inner_suffix|>, or <think> and </think>:
-// of the two pairs, the one whose markers are both single tokens of the
-// vocabulary, the one with the lower opener ID when both are; neither, or no
-// tokenizer: the inner pair. The other pair is text.
+// Markers: <|inner_prefix|> and <|inner_suffix|>, single tokens or not;
+// <think> and </think> are text.
 // Starts in: content; a generated opener opens the one block. A prompt
 // (WithPrompt) whose last marker is the opener starts the response in
 // reasoning; one whose last is the closer or <|assistant_start|> in content.
@@ -61,41 +51,19 @@ var (
 // gives all of it as content with the closer swallowed; here both give the
 // stream's (spec policy 2). Upstream's extract drops text before the opener
 // (B2); here it is content. <|assistant_start|> in the output is text, as
-// the model does not write it; it scopes the prompt and the end check.
+// the model does not write it; it scopes the prompt and the end check. The
+// newest upstream takes <think> and </think> instead when the vocabulary has
+// both as tokens with a lower opener ID than <|inner_prefix|>'s; here the
+// pair is always the inner one, since a split must not change with the
+// tokenizer (Extract with token IDs equals Extract on text), and Apertus's
+// own vocabulary has the inner pair.
 func newApertus(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
-	if apertusPair(tok) == thinkOpen {
-		return apertusThinkFamily.newParser(tok, cfg)
-	}
 	return apertusFamily.newParser(tok, cfg)
-}
-
-// apertusPair returns the opener of the pair apertus uses with tok.
-func apertusPair(tok tokenizer.Tokenizer) string {
-	if tok == nil {
-		return apertusOpen
-	}
-	inner, innerOK := pairID(tok, apertusOpen, apertusClose)
-	think, thinkOK := pairID(tok, thinkOpen, thinkClose)
-	if thinkOK && (!innerOK || think < inner) {
-		return thinkOpen
-	}
-	return apertusOpen
-}
-
-// pairID returns the opener's ID when both markers are single tokens of
-// tok.
-func pairID(tok tokenizer.Tokenizer, open, close string) (int, bool) {
-	o, ok := tok.TokenID(open)
-	if !ok {
-		return 0, false
-	}
-	_, ok = tok.TokenID(close)
-	return o, ok
 }
 
 func init() {
 	register("apertus", newApertus, apertusFamily.entry(), about{engine: vllmPR, models: []string{"apertus"},
-		summary: "`<|inner_prefix|>`…`<|inner_suffix|>` (or `<think>`…`</think>`, by the vocabulary), starts in content, one block; a stray closer is dropped"})
+		summary: "`<|inner_prefix|>`…`<|inner_suffix|>`, starts in content, one block; a stray closer is dropped"})
 }
 
 var apertus2509Spec = hoistSpec{

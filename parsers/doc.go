@@ -5,7 +5,7 @@
 //
 // The names, each followed by its aliases in parentheses:
 //
-//	apertus                  <|inner_prefix|>…<|inner_suffix|> (or <think>…</think>, by the vocabulary), starts in content, one block; a stray closer is dropped
+//	apertus                  <|inner_prefix|>…<|inner_suffix|>, starts in content, one block; a stray closer is dropped
 //	apertus2509              <|inner_prefix|>…<|inner_suffix|> blocks, starts in content; <|tools_prefix|>[…<|tools_suffix|> inside a block goes to content in place
 //	basic                    <think>…</think>, starts in content, every <think> opens a block
 //	beam                     Harmony, as openai_gptoss; tool calls kept whole in content
