@@ -97,6 +97,11 @@ var forModelCases = []struct{ id, want string }{
 	{"LGAI-EXAONE/EXAONE-4.0-32B", "exaone4"},
 	{"ai-sage/GigaChat3.5-432B-A28B", "gigachat35"},
 	{"ai-sage/GigaChat3.5-432B-A28B-Reasoning", "gigachat35_thinking"},
+	{"Tele-AI/TeleChat2.5-35B", "telechat"},
+	{"Tele-AI/XingChen4-8B", "telechat"},
+	{"Tele-AI/TeleChat4-120B", "telechat4"},
+	{"swiss-ai/Apertus-8B-Instruct-2509", "apertus"},
+	{"upstage/Solar-Open-2-100B", "solar_open2"},
 
 	// Nesting: the more specific entry must win.
 	{"deepseek-ai/DeepSeek-R1-0528-Qwen3-8B", "deepseek_r1"},
@@ -157,11 +162,13 @@ func TestForModelUnknown(t *testing.T) {
 // engine's alternative for models that another name covers. ForModel's
 // doc lists them.
 var notByModel = []string{
+	"apertus2509",             // SGLang's Apertus 2509; vLLM serves Apertus with apertus
 	"basic",                   // Dynamo's generic <think> parser
 	"beam",                    // Dynamo's gpt-oss; ForModel gives openai_gptoss
 	"deepseek_v32",            // LMDeploy's DeepSeek V3.2; vLLM serves it with deepseek_v3
 	"glm47",                   // the same class as glm45, which ForModel gives
 	"hf",                      // configured from the model's own metadata
+	"intern_s1",               // vLLM's Intern-S1 pull request; interns1 (SGLang's, in its main registry) keeps the models
 	"kimi_k25",                // Dynamo's Kimi K2.5; vLLM serves it with kimi_k2
 	"minimax_append_think",    // Dynamo's MiniMax M2 variant
 	"minimax_m2_append_think", // vLLM's no-split MiniMax M2 variant

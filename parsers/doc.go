@@ -5,6 +5,8 @@
 //
 // The names, each followed by its aliases in parentheses:
 //
+//	apertus                  <|inner_prefix|>…<|inner_suffix|>, starts in content, one block; a stray closer is dropped
+//	apertus2509              <|inner_prefix|>…<|inner_suffix|> blocks, starts in content; <|tools_prefix|>[…<|tools_suffix|> inside a block goes to content in place
 //	basic                    <think>…</think>, starts in content, every <think> opens a block (base)
 //	beam                     Harmony, as openai_gptoss; tool calls kept whole in content
 //	cohere_cmd               <|START_THINKING|>…<|END_THINKING|>, starts in content, no markup stripped
@@ -31,6 +33,7 @@
 //	hy_v4                    as hy_v3, suffix from the vocabulary's structural tokens; reasoning_effort (default "high"; "no_think" → identity)
 //	identity                 no reasoning: everything is content (passthrough)
 //	inkling                  typed content blocks: <|content_thinking|> is reasoning; text, tool-text and tool-error blocks content, tool JSON kept in content
+//	intern_s1                <think>…</think>, starts in reasoning; <|action_start|>…<|action_end|> blocks inside reasoning go to content in place; enable_thinking (on)
 //	interns1                 SGLang's Qwen3 detector: <think>…</think>, <tool_call>, starts in content, the first <think> opens the block; enable_thinking (on) (dots, nanbeige)
 //	k2_horizon               <ifm|think…>…</ifm|think…> chosen by reasoning_effort ("high", "medium", "low"; any other fails at New), <ifm|tool_calls> ends reasoning (k2_v3)
 //	kimi                     Dynamo's and SGLang's ◁think▷…◁/think▷, starts in content, every ◁think▷ opens a block
@@ -59,8 +62,11 @@
 //	qwen3_thinking           SGLang's Qwen3 detector forced into reasoning: <think>…</think>, <tool_call>; enable_thinking (on)
 //	rwkv                     <think>…</think> as text; starts in reasoning only when enable_thinking is true
 //	seed_oss                 <seed:think>…</seed:think>, <seed:tool_call> ends reasoning; enable_thinking (on)
+//	solar_open2              <|think:start|>…<|think:end|>, starts in reasoning; <|tool_call:start|>…<|tool_call:end|> inside reasoning goes to content in place; reasoning_effort (closed below medium → identity)
 //	step3                    </think> only: everything before it is reasoning
 //	step3p5                  as qwen3, always thinking
+//	telechat                 <think>…</think>, starts in reasoning, one block; enable_thinking then thinking (on; off → identity) (xingchen4, xing4_0)
+//	telechat4                SGLang's TeleChat4 detector: <think>…</think>, starts in content, the first <think> opens the block; enable_thinking (on)
 //
 // The list is each name's reasoning.Info, as register.go declares it
 // (reasoning.Default.Info gives it at run time); make docs writes it here

@@ -357,7 +357,7 @@ func TestUnknownParser(t *testing.T) {
 			has:  []string{"use the one for your model among", "deepseek_r1"}},
 		{name: "nothing close", args: []string{"-parser", "xyzzyplugh"},
 			want: []string{"unknown-parser"},
-			has:  []string{"no registered name is close to it", "pick one of: basic, beam,"}},
+			has:  []string{"no registered name is close to it", "pick one of: ", "basic, beam,"}},
 	})
 	for _, tt := range []struct{ in, want string }{
 		{"qwen-3", "qwen3"}, {"gptoss", "gpt_oss"}, {"deepseek-r2", "deepseek_r1"}, {"glm4.5", "glm45"},
