@@ -42,14 +42,18 @@ var qwen3Family = newTagFamily(ThinkTag{
 // check stops at <|im_start|> and <|im_end|>, and an unpaired or paired
 // <tool_call> alike ends reasoning (the newest engine, where turn boundaries
 // replaced the pairing guard). SGLang's qwen3 detector forces reasoning only
-// for qwen3-thinking; vLLM's wins here (spec policy 1).
+// for qwen3-thinking; vLLM's wins here (spec policy 1). "berrylm", a vLLM
+// pull request's name for BerryLM's adapter of this engine grammar
+// (vllm/reasoning/berrylm_engine_reasoning_parser.py @2a84b9e5, spec
+// field-names §6.2), is an alias: its test observes nothing qwen3 does not.
 func newQwen3(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	return qwen3Family.newParser(tok, cfg)
 }
 
 func init() {
-	register("qwen3", newQwen3, qwen3Family.entry(), about{engine: vllm, models: []string{"qwen3"},
-		summary: "`<think>`…`</think>`, `<tool_call>` ends reasoning and stays in content; `enable_thinking` (on; off → identity)"})
+	register("qwen3", newQwen3, qwen3Family.entry(), about{engine: vllm, models: []string{"qwen3", "berrylm"},
+		summary: "`<think>`…`</think>`, `<tool_call>` ends reasoning and stays in content; `enable_thinking` (on; off → identity)",
+		aliases: []string{"berrylm"}})
 }
 
 var mimoFamily = newTagFamily(renamed(qwen3Family, "mimo"))
