@@ -31,16 +31,22 @@
 //	hunyuan_a13b             <think>\n…\n</think>\n<answer>\n…\n</answer>, newlines optional, wrapper dropped, starts in content (hunyuan)
 //	hy_v3                    <think{suffix}>…</think{suffix}>, suffix from tokenizer_config token_suffix; reasoning_effort (default "no_think" → identity)
 //	hy_v4                    as hy_v3, suffix from the vocabulary's structural tokens; reasoning_effort (default "high"; "no_think" → identity)
+//	hyperclovax_seed_think   <think>…</think>, newlines around reasoning and after </think> dropped; thinking (off → identity)
 //	identity                 no reasoning: everything is content (passthrough)
 //	inkling                  typed content blocks: <|content_thinking|> is reasoning; text, tool-text and tool-error blocks content, tool JSON kept in content
 //	intern_s1                <think>…</think>, starts in reasoning; <|action_start|>…<|action_end|> blocks inside reasoning go to content in place; enable_thinking (on)
 //	interns1                 SGLang's Qwen3 detector: <think>…</think>, <tool_call>, starts in content, the first <think> opens the block; enable_thinking (on) (dots, nanbeige)
+//	iquest                   <think>…</think>, starts in reasoning unless the prompt closed it, whitespace around reasoning and before content dropped
+//	iquest_coder_v2          as holo2 (thinking/enable_thinking, on), its end check stops at <|iquestcoder_assistant|>
+//	iquest_q1                SGLang's detector: <think> (only at the start)…</think>, starts in reasoning, no implicit end; thinking/enable_thinking (on)
 //	k2_horizon               <ifm|think…>…</ifm|think…> chosen by reasoning_effort ("high", "medium", "low"; any other fails at New), <ifm|tool_calls> ends reasoning (k2_v3)
 //	kimi                     Dynamo's and SGLang's ◁think▷…◁/think▷, starts in content, every ◁think▷ opens a block
 //	kimi_k2                  <think>…</think>, <|tool_calls_section_begin|> ends reasoning and stays in content; thinking/enable_thinking (on)
 //	kimi_k25                 <think>…</think> forced into reasoning, <|tool_calls_section_begin|> ends reasoning, every <think> in content opens a block
 //	kimi_k3                  <|open|>think<|sep|>…<|close|>think<|sep|> (several tokens), response wrappers dropped; thinking, else enable_thinking (on)
+//	kolibri1                 as qwen3; reasoning_effort decides first ("none" → off), then enable_thinking (on; only false turns it off)
 //	ling3                    as glm45
+//	longcat                  <longcat_think>…</longcat_think>, starts in reasoning, one block (deepseek_r1 with LongCat's markers)
 //	mimo                     as qwen3
 //	minicpmv                 as qwen3, reserved tokens dropped; enable_thinking default off (content; <think> still opens)
 //	minimax_append_think     <think> put back in front, then as basic
@@ -56,9 +62,10 @@
 //	olmo3                    <think> (only at the start)…</think>, starts in reasoning
 //	openai_gptoss            Harmony channels: analysis is reasoning, final and plain commentary content, messages with a recipient segments (gpt_oss)
 //	openpangu_v2             as deepseek_r1 with think on, else identity (default on)
+//	pangu                    <think>…</think> or openPangu's [unused16]…[unused17], starts in reasoning, one block
 //	plamo3                   <|plamo:begin_think:plamo|>…<|plamo:end_think:plamo|>, end of turn and <|plamo:begin_tool_requests:plamo|> end reasoning; enable_thinking (on)
 //	poolside_v1              as deepseek_v3 (default off), its end check stops at <assistant> (laguna)
-//	qwen3                    <think>…</think>, <tool_call> ends reasoning and stays in content; enable_thinking (on; off → identity) (qwen3_5)
+//	qwen3                    <think>…</think>, <tool_call> ends reasoning and stays in content; enable_thinking (on; off → identity) (qwen3_5, berrylm)
 //	qwen3_thinking           SGLang's Qwen3 detector forced into reasoning: <think>…</think>, <tool_call>; enable_thinking (on)
 //	rwkv                     <think>…</think> as text; starts in reasoning only when enable_thinking is true
 //	seed_oss                 <seed:think>…</seed:think>, <seed:tool_call> ends reasoning; enable_thinking (on)

@@ -118,7 +118,7 @@ func TestAmortizedAllocs(t *testing.T) {
 // they go. Run with -race, it shows that parsers share nothing mutable; each
 // must get the answer a parser built alone gets.
 func TestConcurrentParsers(t *testing.T) {
-	tok, err := tokenizer.NewVocab(map[string]int{"<think>": 1, "</think>": 2, "<tool_call>": 3, "<|im_start|>": 5, "<assistant>": 7})
+	tok, err := tokenizer.NewVocab(map[string]int{"<think>": 1, "</think>": 2, "<tool_call>": 3, "<|im_start|>": 5, "<assistant>": 7, "<|iquestcoder_assistant|>": 8})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -47,15 +47,19 @@ var qwen3Family = newTagFamily(ThinkTag{
 // @033a9d09) starts in reasoning but keeps a literal leading <think> as
 // reasoning text, and its finish drops a held buffer equal to a marker; its
 // auto resolver picks it for templates that prefill a bare "<think>\n", which
-// WithPrompt covers here.
+// WithPrompt covers here. "berrylm", a vLLM pull request's name for BerryLM's
+// adapter of this engine grammar
+// (vllm/reasoning/berrylm_engine_reasoning_parser.py @2a84b9e5, spec
+// field-names §6.2), is an alias too: its test observes nothing qwen3 does
+// not.
 func newQwen3(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	return qwen3Family.newParser(tok, cfg)
 }
 
 func init() {
-	register("qwen3", newQwen3, qwen3Family.entry(), about{engine: vllm, models: []string{"qwen3"},
+	register("qwen3", newQwen3, qwen3Family.entry(), about{engine: vllm, models: []string{"qwen3", "berrylm"},
 		summary: "`<think>`…`</think>`, `<tool_call>` ends reasoning and stays in content; `enable_thinking` (on; off → identity)",
-		aliases: []string{"qwen3_5"}})
+		aliases: []string{"qwen3_5", "berrylm"}})
 }
 
 var mimoFamily = newTagFamily(renamed(qwen3Family, "mimo"))

@@ -259,6 +259,13 @@ func openAtStart() rule {
 	return rule{"opener only at the start", func(t *tagSpec) { t.openAtStart = true }}
 }
 
+// trimsStart: a response that starts in reasoning drops TrimOpen's
+// characters from its start, as a block does after its opener (templates
+// that write the opener, and the whitespace after it, in the prompt).
+func trimsStart() rule {
+	return rule{"start of a response in reasoning trimmed as after an opener", func(t *tagSpec) { t.trimStart = true }}
+}
+
 // dropLeadingClose: starting in content, a closer before any text is
 // dropped.
 func dropLeadingClose() rule {

@@ -90,6 +90,7 @@ type tagSpec struct {
 	trimReasoning    bool   // the trailing whitespace of a reasoning block is dropped
 	trimContent      string // characters dropped from the start of content after a closing marker
 	trimOpen         string // characters dropped from the start of a reasoning block after its opening marker
+	trimStart        bool   // a response that starts in reasoning drops trimOpen characters from its start too
 
 	// label is a channel name that may begin a reasoning block (Gemma 4's
 	// "thought\n" after <|channel>): dropped when the block's text begins
@@ -542,6 +543,9 @@ func (f *tagFamily) newParser(tok tokenizer.Tokenizer, cfg reasoning.Config) (re
 	start, ok := f.startState(tok, cfg, p.single)
 	if !ok {
 		return newIdentity(), nil
+	}
+	if f.trimStart && start.phase == phaseReasoning {
+		start.trimming = true // the opener's whitespace, in the prompt or not, goes
 	}
 	p.start = start
 	if f.boundaryEnds != nil {
