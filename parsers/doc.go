@@ -52,7 +52,7 @@
 //	qwen3_thinking           SGLang's Qwen3 detector forced into reasoning: <think>…</think>, <tool_call>; enable_thinking (on)
 //	seed_oss                 <seed:think>…</seed:think>, <seed:tool_call> ends reasoning; enable_thinking (on)
 //	step3                    </think> only: everything before it is reasoning
-//	step3p5                  as qwen3, always thinking
+//	step3p5                  <think>…</think>, starts in reasoning, one newline dropped on each side of </think>
 //
 // The list is each name's reasoning.Info, as register.go declares it
 // (reasoning.Default.Info gives it at run time); make docs writes it here

@@ -254,6 +254,17 @@ func tails(tail tailSpec, markers ...string) rule {
 	}}
 }
 
+// newlineEachSide: one newline before a closer and one after it are
+// dropped, not every whitespace (Step-3.5's template writes them around
+// </think>). A block cut off by the end of the output drops its trailing
+// newline too.
+func newlineEachSide() rule {
+	return rule{"one newline dropped on each side of a closer", func(t *tagSpec) {
+		t.trimNewline = true
+		t.trimContent, t.trimOnce = "\n", true
+	}}
+}
+
 // openAtStart: an opener counts only as the very first bytes of the output.
 func openAtStart() rule {
 	return rule{"opener only at the start", func(t *tagSpec) { t.openAtStart = true }}

@@ -87,7 +87,9 @@ type tagSpec struct {
 	dropLeadingClose bool   // starting in content, a closing marker before any text is dropped
 	dropsInContent   bool   // drops are dropped only in content; inside reasoning they are text
 	trimReasoning    bool   // the trailing whitespace of a reasoning block is dropped
+	trimNewline      bool   // one newline that ends a reasoning block is dropped (Step-3.5), not all whitespace
 	trimContent      string // characters dropped from the start of content after a closing marker
+	trimOnce         bool   // trimContent drops one character at most, not a run
 	trimOpen         string // characters dropped from the start of a reasoning block after its opening marker
 
 	// label is a channel name that may begin a reasoning block (Gemma 4's
@@ -330,7 +332,8 @@ func (m *machine) reset(f *tagFamily, s tagState) {
 //   - trimming: trimContent (in content) or trimOpen (in a block)
 //     characters are dropped from the start;
 //   - trimReasoning: reasoning's trailing whitespace waits for more
-//     reasoning, and is dropped when the block ends.
+//     reasoning, and is dropped when the block ends; trimNewline: so does
+//     one trailing newline.
 //
 // Text that meets none of them, once the output has begun, goes straight
 // to its section: the driver sends it there itself (stance.direct).
@@ -351,7 +354,7 @@ func (g *tagGrammar) active() stance {
 	s := &g.state
 	st := stance{mask: g.fam.act[s.key()], direct: -1}
 	st.moves = !s.begun || s.trimming || s.labeling || s.inTail
-	if !st.moves && (s.phase == phaseContent || !g.fam.trimReasoning) {
+	if !st.moves && (s.phase == phaseContent || !g.fam.trimReasoning && !g.fam.trimNewline) {
 		st.direct = int8(s.phase)
 	}
 	return st
@@ -395,9 +398,10 @@ func (g *tagGrammar) clone() grammar {
 
 // emit sends s to the current section, applying the family's rules: the
 // tail of a tail marker is dropped; leading trimContent characters of
-// content, and trimOpen characters of a block, are dropped; trailing
-// whitespace of reasoning waits until more reasoning comes (and is dropped
-// when the block ends).
+// content (one with trimOnce), and trimOpen characters of a block, are
+// dropped; trailing whitespace of reasoning (a trailing newline with
+// trimNewline) waits until more reasoning comes, and is dropped when the
+// block ends.
 func (g *tagGrammar) emit(s string, at int, out emitter) {
 	if g.state.inTail {
 		t := strings.TrimLeft(s, g.fam.tail.chars)
@@ -423,6 +427,13 @@ func (g *tagGrammar) emit(s string, at int, out emitter) {
 			cut = g.fam.trimOpen
 		}
 		t := strings.TrimLeft(s, cut)
+		if g.fam.trimOnce && g.state.phase == phaseContent {
+			g.state.trimming = false // one character at most, the first
+			t = s
+			if strings.IndexByte(cut, s[0]) >= 0 {
+				t = s[1:]
+			}
+		}
 		if t == "" {
 			return
 		}
@@ -432,6 +443,8 @@ func (g *tagGrammar) emit(s string, at int, out emitter) {
 	switch {
 	case g.state.phase == phaseReasoning && g.fam.trimReasoning:
 		g.ws.reasoning(s, at, out)
+	case g.state.phase == phaseReasoning && g.fam.trimNewline:
+		g.ws.newline(s, at, out)
 	default:
 		out(g.state.phase, s, at)
 	}
@@ -526,7 +539,7 @@ func (f *tagFamily) newParser(tok tokenizer.Tokenizer, cfg reasoning.Config) (re
 			p.textIDs = true
 		}
 	}
-	if tok != nil && (f.trimReasoning || f.trimContent != "" || f.trimOpen != "" || f.label != "" || len(f.tails) > 0) {
+	if tok != nil && (f.trimReasoning || f.trimNewline || f.trimContent != "" || f.trimOpen != "" || f.label != "" || len(f.tails) > 0) {
 		p.textIDs = true // tokens of dropped whitespace or tails belong to no section
 	}
 	if tok != nil && f.toolBlocks {
@@ -690,7 +703,7 @@ func (p *thinkTag) Extract(output string) reasoning.Message {
 // entry describes the family for the registry-wide tests.
 func (f *tagFamily) entry() catalog.Entry {
 	return catalog.Entry{Markers: f.markers, Opens: f.spec.Open, Closes: f.spec.Close, Tools: f.tools, SwitchKeys: f.spec.Thinking.Keys,
-		Boundaries: f.boundaries, StripsSpace: f.trimReasoning || f.trimContent != "" || f.trimOpen != "",
+		Boundaries: f.boundaries, StripsSpace: f.trimReasoning || f.trimNewline || f.trimContent != "" || f.trimOpen != "",
 		Tails: f.tails, TailChars: f.tail.chars, TailEnd: f.tail.end, Headers: f.label != "", ToolBlocks: f.toolBlockPairs()}
 }
 
