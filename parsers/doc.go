@@ -13,7 +13,7 @@
 //	deepseek_v3              as deepseek_r1 with thinking/enable_thinking on, else identity (default off)
 //	deepseek_v4              <think>…</think>, <｜DSML｜tool_calls> ends reasoning, blocks interleave; thinking on by default; reasoning_effort "none" turns it off (content; <think> still opens) (deepseekv4)
 //	deepseek_v41             as deepseek_v4, with the spaced <｜DSML｜ calls> opener
-//	ernie45                  <think>…</think>, starts in reasoning, <response> wrapper dropped, newlines after </think> dropped
+//	ernie45                  <think>…</think>, starts in reasoning, <response> wrapper dropped in content
 //	gemma4                   <|channel>thought\n…<channel|>, label dropped, <|tool_call> ends reasoning, starts in content; enable_thinking decides only the end check at a turn boundary (gemma-4)
 //	glm45                    <think>…</think> interleaved blocks, <tool_call> ends reasoning; thinking/enable_thinking (on; off → identity)
 //	glm47                    as glm45

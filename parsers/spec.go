@@ -236,6 +236,19 @@ func droppedInContentOnly() rule {
 	return rule{"dropped only in content", func(t *tagSpec) { t.dropsInContent = true }}
 }
 
+// answerWrapper: in content, open and close wrap the answer and are
+// dropped; the newlines between a closer and an open right after it are
+// dropped, so is one newline after close; elsewhere they are text (ERNIE
+// 4.5's <response>…</response>). The markers are dropped markers too, text
+// inside reasoning.
+func answerWrapper(open, close string) rule {
+	return rule{fmt.Sprintf("answer wrapper %q…%q in content", open, close), func(t *tagSpec) {
+		t.drops = append(t.drops, open, close)
+		t.dropsInContent = true
+		t.wrap = [2]string{open, close}
+	}}
+}
+
 // toolBlocks: a tool-call opener, in reasoning or content, starts a block
 // that is content, verbatim, up to one of closers, inside which no other
 // marker counts.

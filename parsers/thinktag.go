@@ -36,6 +36,9 @@ type tagState struct {
 	inTool   bool // phaseContent: inside a tool-call block (toolBlocks), where only its closers count
 	inTail   bool // dropping the tail of a tail marker (tails)
 	labeling bool // phaseReasoning: the block's label (label) is not settled yet
+	gap      bool // phaseContent, right after a closer: newlines held while a wrapper (wrap) may follow
+	answer   bool // phaseContent: inside the answer wrapper (wrap)
+	wrapped  bool // phaseContent: the wrapper has just closed, so one newline after it is dropped
 }
 
 // markerKind says what a marker does.
@@ -98,6 +101,14 @@ type tagSpec struct {
 	// (or output) that ends while its text is the label short of its
 	// trailing whitespace drops that too; any other prefix is reasoning.
 	label string
+	// wrap is an answer wrapper (ERNIE's <response>…</response>), both
+	// markers among drops, read in content: wrap[0] opens an answer block
+	// and wrap[1] closes the open one, both dropped; a run of newlines
+	// between a closer and a wrap[0] right after it is dropped, other
+	// newlines there are content; one newline right after wrap[1] is
+	// dropped. A wrap[1] with no block open, and a wrap[0] inside one, is
+	// text.
+	wrap [2]string
 	// boundaryEnds, when set, is the ID-level end check's answer at a turn
 	// boundary, in place of where the response starts (Gemma 4: a new turn
 	// has not ended reasoning while thinking is on, since it may still open
@@ -291,7 +302,7 @@ func (f *tagFamily) rule(s tagState, kind markerKind) move {
 		next, mv.fresh = tagState{phase: phaseReasoning, opened: true, seen: true, begun: true, trimming: f.trimOpen != "", labeling: f.label != ""}, true
 	case kindClose:
 		if s.phase == phaseReasoning {
-			next, mv.fresh = tagState{phase: phaseContent, seen: true, begun: true, trimming: f.trimContent != ""}, true
+			next, mv.fresh = tagState{phase: phaseContent, seen: true, begun: true, trimming: f.trimContent != "", gap: f.wrap[0] != ""}, true
 		}
 	case kindEnd:
 		if s.phase == phaseReasoning {
@@ -342,18 +353,20 @@ type tagGrammar struct {
 	state tagState
 	ws    trailingSpace // trailing reasoning whitespace held back (trimReasoning)
 	lab   heldText      // the start of a block held while it may be the label (label)
+	gap   heldText      // the newlines after a closer, held while a wrapper may follow (wrap)
 }
 
 func (g *tagGrammar) reset(f *tagFamily, s tagState) {
 	g.fam, g.state = f, s
 	g.ws.drop()
 	g.lab.reset()
+	g.gap.reset()
 }
 
 func (g *tagGrammar) active() stance {
 	s := &g.state
 	st := stance{mask: g.fam.act[s.key()], direct: -1}
-	st.moves = !s.begun || s.trimming || s.labeling || s.inTail
+	st.moves = !s.begun || s.trimming || s.labeling || s.inTail || s.gap || s.wrapped
 	if !st.moves && (s.phase == phaseContent || !g.fam.trimReasoning && !g.fam.trimNewline) {
 		st.direct = int8(s.phase)
 	}
@@ -377,11 +390,30 @@ func (g *tagGrammar) marker(k, at int, out emitter) {
 		out(phaseContent, g.fam.markers[k], at)
 	}
 	g.state = next
+	if g.fam.kinds[k] == kindDrop && g.state.phase == phaseContent && g.fam.wrap[0] != "" {
+		g.wrapper(g.fam.markers[k], at, out)
+	}
+}
+
+// wrapper takes mk, a marker of the answer wrapper (wrap) found in content:
+// it opens or closes the answer block, or is text.
+func (g *tagGrammar) wrapper(mk string, at int, out emitter) {
+	s := &g.state
+	switch open := mk == g.fam.wrap[0]; {
+	case open && !s.answer:
+		g.gap.reset() // the newlines before the wrapper go
+		s.gap, s.answer, s.wrapped = false, true, false
+	case !open && s.answer:
+		s.answer, s.wrapped = false, true
+	default:
+		g.emit(mk, at, out)
+	}
 }
 
 func (g *tagGrammar) end(out emitter) {
 	g.settleLabel(out)
 	g.ws.drop()
+	g.gap.release(phaseContent, out) // no wrapper came: the newlines are content
 }
 
 func (g *tagGrammar) ended() bool { return g.state.phase == phaseContent }
@@ -393,11 +425,13 @@ func (g *tagGrammar) clone() grammar {
 	c := &tagGrammar{fam: g.fam, state: g.state}
 	c.ws.ws = append(c.ws.ws, g.ws.ws...)
 	c.lab.ps, c.lab.n = append(c.lab.ps, g.lab.ps...), g.lab.n
+	c.gap.ps, c.gap.n = append(c.gap.ps, g.gap.ps...), g.gap.n
 	return c
 }
 
 // emit sends s to the current section, applying the family's rules: the
-// tail of a tail marker is dropped; leading trimContent characters of
+// tail of a tail marker is dropped; newlines after a closer wait for a
+// wrapper, one newline after a wrapper goes (wrap); leading trimContent characters of
 // content (one with trimOnce), and trimOpen characters of a block, are
 // dropped; trailing whitespace of reasoning (a trailing newline with
 // trimNewline) waits until more reasoning comes, and is dropped when the
@@ -419,6 +453,22 @@ func (g *tagGrammar) emit(s string, at int, out emitter) {
 	if g.state.labeling {
 		if s, at = g.label(s, at, out); s == "" {
 			return
+		}
+	}
+	if g.state.gap { // right after a closer: newlines wait for a wrapper
+		if strings.Trim(s, "\n") == "" {
+			g.gap.add(s, at)
+			return
+		}
+		g.state.gap = false
+		g.gap.release(phaseContent, out)
+	}
+	if g.state.wrapped { // one newline after the wrapper goes
+		g.state.wrapped = false
+		if s[0] == '\n' {
+			if s, at = s[1:], at+1; s == "" {
+				return
+			}
 		}
 	}
 	if g.state.trimming {
@@ -539,7 +589,7 @@ func (f *tagFamily) newParser(tok tokenizer.Tokenizer, cfg reasoning.Config) (re
 			p.textIDs = true
 		}
 	}
-	if tok != nil && (f.trimReasoning || f.trimNewline || f.trimContent != "" || f.trimOpen != "" || f.label != "" || len(f.tails) > 0) {
+	if tok != nil && (f.trimReasoning || f.trimNewline || f.trimContent != "" || f.trimOpen != "" || f.label != "" || len(f.tails) > 0 || f.wrap[0] != "") {
 		p.textIDs = true // tokens of dropped whitespace or tails belong to no section
 	}
 	if tok != nil && f.toolBlocks {
@@ -686,7 +736,7 @@ func (f *tagFamily) fromPrompt(tok tokenizer.Tokenizer, cfg reasoning.Config, si
 		m.text(held, discard)
 	}
 	s = m.g.state
-	s.begun, s.trimming, s.opened = false, false, false
+	s.begun, s.trimming, s.opened, s.gap, s.wrapped = false, false, false, false, false
 	if s.phase == phaseReasoning {
 		s.labeling = f.label != "" && strings.TrimSpace(text[len(f.markers[k]):]) == ""
 	}
@@ -703,7 +753,7 @@ func (p *thinkTag) Extract(output string) reasoning.Message {
 // entry describes the family for the registry-wide tests.
 func (f *tagFamily) entry() catalog.Entry {
 	return catalog.Entry{Markers: f.markers, Opens: f.spec.Open, Closes: f.spec.Close, Tools: f.tools, SwitchKeys: f.spec.Thinking.Keys,
-		Boundaries: f.boundaries, StripsSpace: f.trimReasoning || f.trimNewline || f.trimContent != "" || f.trimOpen != "",
+		Boundaries: f.boundaries, StripsSpace: f.trimReasoning || f.trimNewline || f.trimContent != "" || f.trimOpen != "" || f.wrap[0] != "",
 		Tails: f.tails, TailChars: f.tail.chars, TailEnd: f.tail.end, Headers: f.label != "", ToolBlocks: f.toolBlockPairs()}
 }
 
