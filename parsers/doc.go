@@ -43,7 +43,7 @@
 //	muse_glimmer             recipient-routed channels: to=self is reasoning, to=user content, tool calls to content (muse)
 //	muse_spark               as muse_glimmer, tool calls as segments (muse_spark_open)
 //	nemotron_deci            as basic
-//	nemotron_v3              as qwen3, trailing reasoning whitespace dropped; thinking/enable_thinking (on) (nemotron3, nemotron_3)
+//	nemotron_v3              as qwen3, trailing reasoning whitespace dropped; enable_thinking (on) (nemotron3, nemotron_3)
 //	olmo3                    <think> (only at the start)…</think>, starts in reasoning
 //	openai_gptoss            Harmony channels: analysis is reasoning, final and plain commentary content, messages with a recipient segments (gpt_oss)
 //	plamo3                   <|plamo:begin_think:plamo|>…<|plamo:end_think:plamo|>, end of turn and <|plamo:begin_tool_requests:plamo|> end reasoning; enable_thinking (on)
