@@ -283,6 +283,13 @@ func openAtStart() rule {
 	return rule{"opener only at the start", func(t *tagSpec) { t.openAtStart = true }}
 }
 
+// closeForecloses: in content before any block, a closer is text and ends
+// the chance of one: a later opener is text too (Granite: a response
+// phrase before any thought phrase means the model answered).
+func closeForecloses() rule {
+	return rule{"a closer before any block is text and forecloses one", func(t *tagSpec) { t.closeForecloses = true }}
+}
+
 // dropLeadingClose: starting in content, a closer before any text is
 // dropped.
 func dropLeadingClose() rule {

@@ -88,6 +88,7 @@ type tagSpec struct {
 	dropCloses       bool   // a closing marker in content is dropped, not kept as text
 	openAtStart      bool   // the opening marker counts only as the very first bytes of the output
 	dropLeadingClose bool   // starting in content, a closing marker before any text is dropped
+	closeForecloses  bool   // in content before any block, a closing marker is text and no block opens after it
 	dropsInContent   bool   // drops are dropped only in content; inside reasoning they are text
 	trimReasoning    bool   // the trailing whitespace of a reasoning block is dropped
 	trimNewline      bool   // one newline that ends a reasoning block is dropped (Step-3.5), not all whitespace
@@ -282,7 +283,7 @@ func (f *tagFamily) rules(s tagState) uint64 {
 		if (f.reenter || !s.seen) && (!f.openAtStart || !s.begun) {
 			m |= f.bits[kindOpen]
 		}
-		if f.dropCloses || f.dropLeadingClose && !s.seen && !s.begun {
+		if f.dropCloses || f.dropLeadingClose && !s.seen && !s.begun || f.closeForecloses && !s.seen {
 			m |= f.bits[kindClose]
 		}
 		if f.toolBlocks {
@@ -301,8 +302,11 @@ func (f *tagFamily) rule(s tagState, kind markerKind) move {
 	case kindOpen:
 		next, mv.fresh = tagState{phase: phaseReasoning, opened: true, seen: true, begun: true, trimming: f.trimOpen != "", labeling: f.label != ""}, true
 	case kindClose:
-		if s.phase == phaseReasoning {
+		switch {
+		case s.phase == phaseReasoning:
 			next, mv.fresh = tagState{phase: phaseContent, seen: true, begun: true, trimming: f.trimContent != "", gap: f.wrap[0] != ""}, true
+		case f.closeForecloses && !s.seen && !(f.dropLeadingClose && !s.begun):
+			next.seen, mv.keep = true, true // the answer has begun: no block opens now
 		}
 	case kindEnd:
 		if s.phase == phaseReasoning {
