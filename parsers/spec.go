@@ -291,9 +291,10 @@ func closeForecloses() rule {
 }
 
 // dropLeadingClose: starting in content, a closer before any text is
-// dropped.
+// dropped, and the response is content to the end: no block opens after
+// it (MiniMax M3).
 func dropLeadingClose() rule {
-	return rule{"leading closer dropped", func(t *tagSpec) { t.dropLeadingClose = true }}
+	return rule{"leading closer dropped, no block after it", func(t *tagSpec) { t.dropLeadingClose = true }}
 }
 
 // labeled: a block may begin with a channel label, dropped (Gemma 4).

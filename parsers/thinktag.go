@@ -87,7 +87,7 @@ type tagSpec struct {
 	absorbOpens      bool   // every opening marker inside reasoning is dropped, not only the block's first
 	dropCloses       bool   // a closing marker in content is dropped, not kept as text
 	openAtStart      bool   // the opening marker counts only as the very first bytes of the output
-	dropLeadingClose bool   // starting in content, a closing marker before any text is dropped
+	dropLeadingClose bool   // starting in content, a closing marker before any text is dropped, and no block opens after it
 	closeForecloses  bool   // in content before any block, a closing marker is text and no block opens after it
 	dropsInContent   bool   // drops are dropped only in content; inside reasoning they are text
 	trimReasoning    bool   // the trailing whitespace of a reasoning block is dropped
@@ -305,7 +305,9 @@ func (f *tagFamily) rule(s tagState, kind markerKind) move {
 		switch {
 		case s.phase == phaseReasoning:
 			next, mv.fresh = tagState{phase: phaseContent, seen: true, begun: true, trimming: f.trimContent != "", gap: f.wrap[0] != ""}, true
-		case f.closeForecloses && !s.seen && !(f.dropLeadingClose && !s.begun):
+		case f.dropLeadingClose && !s.seen && !s.begun:
+			next.seen = true // a stray closer first: content to the end, no block opens now
+		case f.closeForecloses && !s.seen:
 			next.seen, mv.keep = true, true // the answer has begun: no block opens now
 		}
 	case kindEnd:
