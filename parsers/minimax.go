@@ -164,7 +164,11 @@ var appendThinkIDs = newTagFamily(ThinkTag{
 // with no delta gets it from Finish.
 // Upstream: spec vllm-thinktag §26. vLLM's streaming path emits nothing for a
 // stream without deltas while its extract of "" returns "<think>"; ours
-// returns "<think>" in both (spec policy 2). IsReasoningEnd: the last
+// returns "<think>" in both (spec policy 2), as at
+// vllm/reasoning/minimax_m2_reasoning_parser.py@0b19ebca (spec vllm-main
+// §1.12). When the prompt's last <think> or </think> is </think>, vLLM's
+// server streams the output raw from the first delta, without the prefix;
+// its extract and ours add it whatever the prompt. IsReasoningEnd: the last
 // <think> or </think> decides; ExtractContentIDs returns its input;
 // CountReasoningTokens is 0.
 func newMiniMaxM2AppendThink(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
