@@ -17,6 +17,7 @@ var ernie45Family = newTagFamily(ThinkTag{
 	Close: []string{thinkClose},
 	rules: []rule{
 		answerWrapper(ernieResponseOpen, ernieResponseClose),
+		dropLeadSpace(),
 	},
 })
 
@@ -26,7 +27,8 @@ var ernie45Family = newTagFamily(ThinkTag{
 // wrap the answer and are dropped. The model writes
 // "abc\n</think>\n\n<response>\ndef\n</response>\n" or "abc\n</think>\ndef".
 // Starts in: reasoning, as deepseek_r1: the block's first <think> is
-// dropped wherever it comes and text before it is reasoning.
+// dropped wherever it comes and text before it is reasoning; whitespace
+// alone before it is dropped (spec vllm-main §1.1).
 // Thinking switch: none.
 // Truncation: an output that never closes reasoning is all reasoning.
 // Repeats: as deepseek_r1; later </think> and <think> in content stay text.

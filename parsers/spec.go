@@ -278,6 +278,14 @@ func newlineEachSide() rule {
 	}}
 }
 
+// dropLeadSpace: in a response that starts in reasoning, a whitespace-only
+// start of the output is dropped when the block's opener follows it; any
+// other text before the opener stays reasoning (vLLM's R1-style parsers,
+// whose extract drops everything before the first opener).
+func dropLeadSpace() rule {
+	return rule{"whitespace before the first opener dropped", func(t *tagSpec) { t.dropLeadSpace = true }}
+}
+
 // openAtStart: an opener counts only as the very first bytes of the output.
 func openAtStart() rule {
 	return rule{"opener only at the start", func(t *tagSpec) { t.openAtStart = true }}

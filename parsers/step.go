@@ -40,6 +40,7 @@ var step3p5Family = newTagFamily(ThinkTag{
 	Boundaries: []string{chatMLStart, chatMLEnd},
 	rules: []rule{
 		newlineEachSide(),
+		dropLeadSpace(),
 	},
 })
 
@@ -49,7 +50,8 @@ var step3p5Family = newTagFamily(ThinkTag{
 // Markers: <think> and </think>; <tool_call> is text (it does not end
 // reasoning).
 // Starts in: reasoning, always, as deepseek_r1: the block's first <think> is
-// dropped wherever it comes and text before it is reasoning. The end check
+// dropped wherever it comes and text before it is reasoning; whitespace
+// alone before it is dropped (spec vllm-main §1.1). The end check
 // stops at <|im_start|> and <|im_end|>, so a </think> of an earlier turn
 // does not count.
 // Thinking switch: none (enable_thinking is ignored).

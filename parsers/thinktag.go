@@ -39,6 +39,7 @@ type tagState struct {
 	gap      bool // phaseContent, right after a closer: newlines held while a wrapper (wrap) may follow
 	answer   bool // phaseContent: inside the answer wrapper (wrap)
 	wrapped  bool // phaseContent: the wrapper has just closed, so one newline after it is dropped
+	leading  bool // phaseReasoning, unopened: the output so far is whitespace, held while the opener may come (dropLeadSpace)
 }
 
 // markerKind says what a marker does.
@@ -89,6 +90,7 @@ type tagSpec struct {
 	openAtStart      bool   // the opening marker counts only as the very first bytes of the output
 	dropLeadingClose bool   // starting in content, a closing marker before any text is dropped, and no block opens after it
 	closeForecloses  bool   // in content before any block, a closing marker is text and no block opens after it
+	dropLeadSpace    bool   // in reasoning before the opener, a whitespace-only start of the output is dropped when the opener follows it
 	dropsInContent   bool   // drops are dropped only in content; inside reasoning they are text
 	trimReasoning    bool   // the trailing whitespace of a reasoning block is dropped
 	trimNewline      bool   // one newline that ends a reasoning block is dropped (Step-3.5), not all whitespace
@@ -360,6 +362,7 @@ type tagGrammar struct {
 	ws    trailingSpace // trailing reasoning whitespace held back (trimReasoning)
 	lab   heldText      // the start of a block held while it may be the label (label)
 	gap   heldText      // the newlines after a closer, held while a wrapper may follow (wrap)
+	lead  heldText      // the whitespace that starts the output, held while the opener may follow (dropLeadSpace)
 }
 
 func (g *tagGrammar) reset(f *tagFamily, s tagState) {
@@ -367,12 +370,13 @@ func (g *tagGrammar) reset(f *tagFamily, s tagState) {
 	g.ws.drop()
 	g.lab.reset()
 	g.gap.reset()
+	g.lead.reset()
 }
 
 func (g *tagGrammar) active() stance {
 	s := &g.state
 	st := stance{mask: g.fam.act[s.key()], direct: -1}
-	st.moves = !s.begun || s.trimming || s.labeling || s.inTail || s.gap || s.wrapped
+	st.moves = !s.begun || s.trimming || s.labeling || s.inTail || s.gap || s.wrapped || s.leading
 	if !st.moves && (s.phase == phaseContent || !g.fam.trimReasoning && !g.fam.trimNewline) {
 		st.direct = int8(s.phase)
 	}
@@ -380,11 +384,41 @@ func (g *tagGrammar) active() stance {
 }
 
 func (g *tagGrammar) text(s string, at int, out emitter) {
-	g.state.begun = true // the output has begun, which may change what counts
+	st := &g.state
+	if g.fam.dropLeadSpace && (st.leading || !st.begun && st.phase == phaseReasoning && !st.opened) {
+		if strings.TrimLeft(s, spaces) == "" { // still only whitespace: the opener may follow
+			st.leading, st.begun = true, true
+			g.lead.add(s, at)
+			return
+		}
+		g.releaseLead(out)
+	}
+	st.begun = true // the output has begun, which may change what counts
 	g.emit(s, at, out)
 }
 
+// releaseLead ends the hold of the output's leading whitespace: no opener
+// came first, so it is text where it stands.
+func (g *tagGrammar) releaseLead(out emitter) {
+	if !g.state.leading {
+		return
+	}
+	g.state.leading = false
+	for _, p := range g.lead.ps {
+		g.emit(p.s, p.at, out)
+	}
+	g.lead.reset()
+}
+
 func (g *tagGrammar) marker(k, at int, out emitter) {
+	if g.state.leading {
+		if g.fam.kinds[k] == kindOpen { // the opener: the whitespace before it goes
+			g.state.leading = false
+			g.lead.reset()
+		} else {
+			g.releaseLead(out)
+		}
+	}
 	next, keep := g.fam.step(g.state, k)
 	if next.phase != g.state.phase || next.labeling {
 		g.settleLabel(out) // the block ends, or another begins
@@ -417,6 +451,7 @@ func (g *tagGrammar) wrapper(mk string, at int, out emitter) {
 }
 
 func (g *tagGrammar) end(out emitter) {
+	g.releaseLead(out)
 	g.settleLabel(out)
 	g.ws.drop()
 	g.gap.release(phaseContent, out) // no wrapper came: the newlines are content
@@ -432,6 +467,7 @@ func (g *tagGrammar) clone() grammar {
 	c.ws.ws = append(c.ws.ws, g.ws.ws...)
 	c.lab.ps, c.lab.n = append(c.lab.ps, g.lab.ps...), g.lab.n
 	c.gap.ps, c.gap.n = append(c.gap.ps, g.gap.ps...), g.gap.n
+	c.lead.ps, c.lead.n = append(c.lead.ps, g.lead.ps...), g.lead.n
 	return c
 }
 
@@ -595,7 +631,7 @@ func (f *tagFamily) newParser(tok tokenizer.Tokenizer, cfg reasoning.Config) (re
 			p.textIDs = true
 		}
 	}
-	if tok != nil && (f.trimReasoning || f.trimNewline || f.trimContent != "" || f.trimOpen != "" || f.label != "" || len(f.tails) > 0 || f.wrap[0] != "") {
+	if tok != nil && (f.trimReasoning || f.trimNewline || f.trimContent != "" || f.trimOpen != "" || f.label != "" || len(f.tails) > 0 || f.wrap[0] != "" || f.dropLeadSpace) {
 		p.textIDs = true // tokens of dropped whitespace or tails belong to no section
 	}
 	if tok != nil && f.toolBlocks {
@@ -742,7 +778,7 @@ func (f *tagFamily) fromPrompt(tok tokenizer.Tokenizer, cfg reasoning.Config, si
 		m.text(held, discard)
 	}
 	s = m.g.state
-	s.begun, s.trimming, s.opened, s.gap, s.wrapped = false, false, false, false, false
+	s.begun, s.trimming, s.opened, s.gap, s.wrapped, s.leading = false, false, false, false, false, false
 	if s.phase == phaseReasoning {
 		s.labeling = f.label != "" && strings.TrimSpace(text[len(f.markers[k]):]) == ""
 	}
@@ -759,7 +795,7 @@ func (p *thinkTag) Extract(output string) reasoning.Message {
 // entry describes the family for the registry-wide tests.
 func (f *tagFamily) entry() catalog.Entry {
 	return catalog.Entry{Markers: f.markers, Opens: f.spec.Open, Closes: f.spec.Close, Tools: f.tools, SwitchKeys: f.spec.Thinking.Keys,
-		Boundaries: f.boundaries, StripsSpace: f.trimReasoning || f.trimNewline || f.trimContent != "" || f.trimOpen != "" || f.wrap[0] != "",
+		Boundaries: f.boundaries, StripsSpace: f.trimReasoning || f.trimNewline || f.trimContent != "" || f.trimOpen != "" || f.wrap[0] != "" || f.dropLeadSpace,
 		Tails: f.tails, TailChars: f.tail.chars, TailEnd: f.tail.end, Headers: f.label != "", ToolBlocks: f.toolBlockPairs()}
 }
 
