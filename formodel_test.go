@@ -80,6 +80,7 @@ var forModelCases = []struct{ id, want string }{
 	{"stepfun-ai/Step-3.5-Flash", "step3p5"},
 	{"step3.5-flash", "step3p5"},
 	{"step3p5", "step3p5"},
+	{"stepfun-ai/Step-3.7-Flash", "step3p5"},
 	{"stepfun-ai/step3", "step3"},
 	{"allenai/Olmo-3-7B-Think", "olmo3"},
 	{"olmo3:7b-think", "olmo3"},

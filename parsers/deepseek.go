@@ -20,6 +20,7 @@ var deepseekR1Family = newTagFamily(ThinkTag{
 	Name:  "deepseek_r1",
 	Open:  []string{thinkOpen},
 	Close: []string{thinkClose},
+	rules: []rule{dropLeadSpace()},
 })
 
 // newDeepSeekR1 builds the "deepseek_r1" parser (vLLM DeepSeekR1ReasoningParser).
@@ -27,21 +28,28 @@ var deepseekR1Family = newTagFamily(ThinkTag{
 // Markers: <think> and </think>, single tokens or not.
 // Starts in: reasoning (newer R1 templates put <think> in the prompt). The
 // first <think> of the block is dropped wherever it comes; text before it is
-// reasoning. A prompt that already closed the block (WithPrompt) starts the
-// response in content, where <think> is text; WithForceReasoning(false)
-// starts it in content where a <think> opens the one block.
+// reasoning, but whitespace alone before it is dropped. A prompt that
+// already closed the block (WithPrompt) starts the response in content,
+// where <think> is text; WithForceReasoning(false) starts it in content
+// where a <think> opens the one block.
 // Thinking switch: none.
 // Truncation: an output that never closes reasoning is all reasoning.
 // Repeats: after the first </think> everything is content, verbatim: a later
 // </think> or <think> stays as text. A second <think> inside reasoning is
 // reasoning text.
 // Streaming: holds back fewer bytes than "</think>", only while they may
-// start it; Finish returns them to the section they belong to.
-// Upstream: spec vllm-thinktag §5 and §3. vLLM's extract drops text before
-// <think> (B2) while its streaming path keeps it as reasoning; both of ours
-// keep it (spec policy 2). vLLM swallows a delta made of one marker token even
-// when it carries other text (B4) and slices text by a search that can miss a
-// marker whose text lags its ID (B3); we split on the text and count IDs. The
+// start it, and whitespace that starts the output until the next byte says
+// whether <think> follows; Finish returns them to the section they belong
+// to.
+// Upstream: vllm/reasoning/deepseek_r1_reasoning_parser.py@0b19ebca (spec
+// vllm-main §1.1) and spec vllm-thinktag §5 and §3. vLLM's extract drops
+// everything before <think> (B2) while its streaming path sends it as
+// reasoning. We split the rule: a whitespace-only prefix is dropped in both
+// paths (extract's answer, the upstream case new_line), a prefix with text
+// is reasoning in both (the stream has sent it; spec policies 2 and 3).
+// vLLM swallows a delta made of one marker token even when it carries other
+// text (B4) and slices text by a search that can miss a marker whose text
+// lags its ID (B3); we split on the text and count IDs. The
 // ID-level end check is vLLM's (the last marker decides), so an output that
 // reopens <think> in content reads as not ended there (B5) although the text
 // split keeps it in content. CountReasoningTokens counts tokens before a
@@ -67,6 +75,7 @@ var deepseekV3Family = newTagFamily(ThinkTag{
 	Open:     []string{thinkOpen},
 	Close:    []string{thinkClose},
 	Thinking: Switch{Keys: []string{"thinking", "enable_thinking"}},
+	rules:    []rule{dropLeadSpace()},
 })
 
 // newDeepSeekV3 builds the "deepseek_v3" parser (vLLM
@@ -105,6 +114,7 @@ var holo2Family = newTagFamily(ThinkTag{
 	Open:     []string{thinkOpen},
 	Close:    []string{thinkClose},
 	Thinking: Switch{Keys: []string{"thinking", "enable_thinking"}, Default: true},
+	rules:    []rule{dropLeadSpace()},
 })
 
 // newHolo2 builds the "holo2" parser (vLLM
@@ -134,6 +144,7 @@ var poolsideFamily = newTagFamily(ThinkTag{
 	Close:      []string{thinkClose},
 	Thinking:   Switch{Keys: []string{"thinking", "enable_thinking"}},
 	Boundaries: []string{poolsideTurn},
+	rules:      []rule{dropLeadSpace()},
 })
 
 // newPoolsideV1 builds the "poolside_v1" parser (vLLM

@@ -17,7 +17,7 @@
 //	deepseek_v32             as deepseek_v3 (LMDeploy's): thinking/enable_thinking on → deepseek_r1, else identity (default off) (deepseek-v3.2)
 //	deepseek_v4              <think>…</think>, <｜DSML｜tool_calls> ends reasoning, blocks interleave; thinking on by default; reasoning_effort "none" turns it off (content; <think> still opens) (deepseekv4)
 //	deepseek_v41             as deepseek_v4, with the spaced <｜DSML｜ calls> opener
-//	ernie45                  <think>…</think>, starts in reasoning, <response> wrapper dropped, newlines after </think> dropped
+//	ernie45                  <think>…</think>, starts in reasoning, <response> wrapper dropped in content
 //	exaone4                  as deepseek_r1 with enable_thinking on, else identity (default off)
 //	gemma4                   <|channel>thought\n…<channel|>, label dropped, <|tool_call> ends reasoning, starts in content; enable_thinking decides only the end check at a turn boundary (gemma-4)
 //	gigachat35               as deepseek_r1 with reasoning on, else identity (default off)
@@ -58,7 +58,7 @@
 //	muse_spark               as muse_glimmer, tool calls as segments (muse_spark_open)
 //	nemotron                 <think> (only at the start)…</think>, starts in content; both tags or no reasoning
 //	nemotron_deci            as basic
-//	nemotron_v3              as qwen3, trailing reasoning whitespace dropped; thinking/enable_thinking (on) (nemotron3, nemotron_3, nano_v3)
+//	nemotron_v3              as qwen3, trailing reasoning whitespace dropped; enable_thinking (on) (nemotron3, nemotron_3, nano_v3)
 //	olmo3                    <think> (only at the start)…</think>, starts in reasoning
 //	openai_gptoss            Harmony channels: analysis is reasoning, final and plain commentary content, messages with a recipient segments (gpt_oss)
 //	openpangu_v2             as deepseek_r1 with think on, else identity (default on)
@@ -71,7 +71,7 @@
 //	seed_oss                 <seed:think>…</seed:think>, <seed:tool_call> ends reasoning; enable_thinking (on)
 //	solar_open2              <|think:start|>…<|think:end|>, starts in reasoning; <|tool_call:start|>…<|tool_call:end|> inside reasoning goes to content in place; reasoning_effort (closed below medium → identity)
 //	step3                    </think> only: everything before it is reasoning
-//	step3p5                  as qwen3, always thinking
+//	step3p5                  <think>…</think>, starts in reasoning, one newline dropped on each side of </think>
 //	telechat                 <think>…</think>, starts in reasoning, one block; enable_thinking then thinking (on; off → identity) (xingchen4, xing4_0)
 //	telechat4                SGLang's TeleChat4 detector: <think>…</think>, starts in content, the first <think> opens the block; enable_thinking (on)
 //

@@ -41,9 +41,9 @@ var gemma4Family = newTagFamily(ThinkTag{
 })
 
 // gemmaThinking is Gemma 4's thinking switch: chat_template_kwargs
-// enable_thinking, on unless set false. It decides only the ID-level end
-// check at a turn boundary.
-var gemmaThinking = Switch{Keys: []string{"enable_thinking"}, Default: true}.on
+// enable_thinking, off unless set true (vLLM main). It decides only the
+// ID-level end check at a turn boundary.
+var gemmaThinking = Switch{Keys: []string{"enable_thinking"}}.on
 
 // gemmaResponse returns the part of a Gemma 4 prompt that belongs to the
 // response: what follows the last <|turn>, which the model's own turn
@@ -68,10 +68,10 @@ func gemmaResponse(prompt string) string {
 // Starts in: content. A prompt (WithPrompt) whose current turn still has a
 // <|channel> open starts the response in reasoning, as does
 // WithForceReasoning(true); the label is dropped there too.
-// Thinking switch: chat_template_kwargs["enable_thinking"], default on. It
+// Thinking switch: chat_template_kwargs["enable_thinking"], default off. It
 // does not change the text split; it is the ID-level end check's answer
 // right after a turn boundary (<|turn>, <|tool_response>): not ended while
-// on, ended when off.
+// on, ended when off or absent.
 // Truncation: an unclosed channel is reasoning; an unclosed tool call is
 // content.
 // Repeats: every <|channel> in content opens another thought channel, each
@@ -89,9 +89,14 @@ func gemmaResponse(prompt string) string {
 // leave the start to the prompt (policy 4). vLLM strips the label once per
 // response and drops a held label prefix when the stream ends, and content
 // of the same delta with it (§12.9); we strip it per channel and lose
-// nothing. vLLM's engine defaults enable_thinking to false, yet its test
-// "previous_turn_reasoning_is_reasoning_end" wants a new turn not ended
-// without kwargs; we follow the test. A bare "call:" in reasoning does not
+// nothing. vLLM main (vllm/parser/gemma4.py@0b19ebca, spec vllm-main
+// §1.8 M1) defaults enable_thinking to false, and its test
+// test_gemma4_new_turn_reasoning_end_matches_enable_thinking wants a new
+// turn ended without kwargs; we follow it (an older test wanted not
+// ended). With thinking not enabled, vLLM's server streams the whole
+// output raw after the prompt's "<|turn>model\n" (M2) while its extract
+// splits the channel; ours split in both (policies 2 and 7), the switch
+// deciding only the end check. A bare "call:" in reasoning does not
 // end it here. Dynamo's gemma4 reads text before a lone <channel|> as
 // reasoning and keeps a stray one in streamed content; SGLang's
 // Gemma4Detector is its base <think>-style detector with these markers; we

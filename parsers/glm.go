@@ -56,10 +56,19 @@ func init() { registerTag(glm47Family, about{engine: vllm, summary: "as `glm45`"
 // Markers, starts in, repeats, streaming: as glm45.
 // Thinking switch: "thinking" or "enable_thinking", default on; off:
 // everything is content, tags included.
-// Truncation: an unclosed block is reasoning.
-// Upstream: spec vllm-thinktag §16, following the newest test: the oldest
-// variant defaulted to off, and the [frontend] one relabelled a
-// reasoning-only answer as content (B14).
+// Truncation: an unclosed block is reasoning, in both paths.
+// WithNonEmptyContent(true) (or chat_template_kwargs
+// "force_nonempty_content": true) gives it as content instead, as vLLM's
+// extract does, streaming included.
+// Upstream: vllm/parser/ling3.py@0b19ebca (spec vllm-main §1.9) and spec
+// vllm-thinktag §16; the oldest variant defaulted to off. vLLM main's
+// extract relabels a reasoning-only output (no content, no <tool_call>
+// anywhere) as content (test_ling3.py
+// test_ling3_enable_thinking_keeps_open_reasoning_as_content) while its
+// stream keeps it reasoning; we keep reasoning in both (spec policy 2: the
+// swap needs the whole output). vLLM streams later markers verbatim when
+// only a reasoning parser is configured (spec vllm-main §0.1); ours re-open
+// at a later <think> and drop a later </think> in both paths.
 var ling3Family = newTagFamily(renamed(glm45Family, "ling3"))
 
 func init() {

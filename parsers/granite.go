@@ -29,6 +29,7 @@ var graniteFamily = newTagFamily(ThinkTag{
 	Boundaries: []string{graniteRoleStart, graniteRoleEnd},
 	rules: []rule{
 		endNeedsMarker(),
+		closeForecloses(),
 	},
 })
 
@@ -49,7 +50,8 @@ var graniteFamily = newTagFamily(ThinkTag{
 // reasoning after the phrase.
 // Repeats: after the response phrase everything is content, verbatim; a
 // second thought phrase inside reasoning is reasoning text; a response
-// phrase in content before any thought phrase is text. No whitespace is
+// phrase in content before any thought phrase is text, and so is every
+// phrase after it: the model has answered. No whitespace is
 // stripped: "process: a Here is my response: b" gives " a " and " b".
 // Streaming: holds back fewer bytes than the longest phrase, only while
 // they may start one ("Here", "Here is my", ...), however many deltas a
@@ -57,14 +59,19 @@ var graniteFamily = newTagFamily(ThinkTag{
 // End check: as vLLM's, the last marker decides, so a stray "Here is my
 // thought process:" in content after the end, which the split keeps as text,
 // makes IsReasoningEnd false again.
-// Upstream: spec vllm-channels-and-state §3. vLLM's extract finds the two
+// Upstream: vllm/reasoning/granite_reasoning_parser.py@0b19ebca (spec
+// vllm-main §1.7) and spec vllm-channels-and-state §3. A response phrase
+// and then a thought phrase with no response phrase after it is content in
+// both of vLLM's paths, as here. vLLM's extract finds the two
 // phrases anywhere and drops the text before the first, and gives an output
 // without the response phrase to content, phrase included, while its
 // streaming path recognises reasoning only at the very start and streams a
 // truncated block as reasoning (§3.6 trap 1); ours keeps text before the
 // phrase as content and a truncated block as reasoning in both (spec policy
-// 2: a client cannot hold an unbounded block back). vLLM drops held "Here…"
-// candidates at the end of the stream (trap 2) and mis-slices a large delta
+// 2: a client cannot hold an unbounded block back); whitespace before the
+// thought phrase, which vLLM's extract drops, is content here too. vLLM
+// drops held "Here…" candidates at the end of the stream (trap 2) and
+// mis-slices a large delta
 // holding the end of reasoning, the response phrase and content (trap 3);
 // see the cases "bug:granite/...". vLLM has no ID-level methods, so its
 // end check never fires and its tool parser never sees a streamed response;

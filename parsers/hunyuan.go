@@ -12,8 +12,7 @@ import (
 // <think>\n…\n</think>\n<answer>\n…\n</answer>: a grammar on the machine
 // driver (machine.go). hy_v3 and hy_v4, think-tag families, are in hy.go.
 
-// Hunyuan A13B's markers besides <think> and </think> (which ends reasoning
-// only when <answer> follows). The newlines around the markers are
+// Hunyuan A13B's markers besides <think> and </think>. The newlines around the markers are
 // whitespace the grammar drops (see newHunyuanA13B); the markers themselves
 // hold none, so that no marker can end where another begins.
 const (
@@ -35,14 +34,14 @@ const (
 
 // hyPhase is where a Hunyuan A13B parser stands in one response. vLLM's
 // machine has three states (idle, think, response); ours splits idle into
-// before and after a block, and holds a closing </think> in hyClosing until
-// <answer> confirms it.
+// before and after a block, and stands in hyClosing after </think> until
+// the next bytes say whether <answer> follows.
 type hyPhase uint8
 
 const (
 	hyBefore  hyPhase = iota // no block yet: content; <think> opens one
 	hyThink                  // inside reasoning: <think> consumed
-	hyClosing                // </think> consumed and held: <answer> ends reasoning, anything else makes it reasoning text
+	hyClosing                // </think> consumed: reasoning is over; <answer> opens the answer, anything else is content
 	hyAnswer                 // inside the answer: content; </answer> ends it
 	hyAfter                  // </answer> consumed: content; <think> opens another block
 )
@@ -52,7 +51,7 @@ func (p hyPhase) String() string {
 }
 
 // ended reports whether reasoning is over in phase p.
-func (p hyPhase) ended() bool { return p == hyAnswer || p == hyAfter }
+func (p hyPhase) ended() bool { return p >= hyClosing }
 
 // hyStart is where a response starts.
 type hyStart struct {
@@ -63,20 +62,19 @@ type hyStart struct {
 
 // hyGrammar is Hunyuan A13B's grammar. Besides what the scanner holds, it
 // holds one newline at the end of reasoning or of the answer (it belongs to
-// the marker if one follows) and, in hyClosing, the </think> and the
-// newline after it.
+// the marker if one follows) and, in hyClosing, drops the newline after
+// </think>.
 type hyGrammar struct {
-	phase   hyPhase
-	due     bool // see hyStart
-	skipNL  int  // see hyStart
-	nlAt    int  // hyThink, hyClosing, hyAnswer: offset of a held trailing newline, else -1
-	closeAt int  // hyClosing: offset of the held </think>
-	afterAt int  // hyClosing: offset of a held newline after </think>, else -1
-	opens   int  // blocks opened and turns begun: the epochs of ExtractContentIDs
+	phase  hyPhase
+	due    bool // see hyStart
+	skipNL int  // see hyStart
+	nlAt   int  // hyThink, hyAnswer: offset of a held trailing newline, else -1
+	nlSeen bool // hyClosing: the newline after </think> has been dropped
+	opens  int  // blocks opened and turns begun: the epochs of ExtractContentIDs
 }
 
 func newHYGrammar(s hyStart) *hyGrammar {
-	return &hyGrammar{phase: s.phase, due: s.due, skipNL: s.skipNL, nlAt: -1, afterAt: -1}
+	return &hyGrammar{phase: s.phase, due: s.due, skipNL: s.skipNL, nlAt: -1}
 }
 
 func (g *hyGrammar) clone() grammar {
@@ -89,11 +87,11 @@ func (g *hyGrammar) epoch() int  { return g.opens }
 
 // newTurn starts again before any block, after <|extra_0|>.
 func (g *hyGrammar) newTurn() {
-	*g = hyGrammar{phase: hyBefore, nlAt: -1, afterAt: -1, opens: g.opens + 1}
+	*g = hyGrammar{phase: hyBefore, nlAt: -1, opens: g.opens + 1}
 }
 
 // active returns the markers that mean something now. Text changes them
-// while due (it ends due) and in hyClosing (it reopens reasoning).
+// while due (it ends due) and in hyClosing (it starts content).
 func (g *hyGrammar) active() stance {
 	var a uint64
 	switch g.phase {
@@ -105,7 +103,7 @@ func (g *hyGrammar) active() stance {
 			a |= 1 << hyOpenTag
 		}
 	case hyClosing:
-		a = 1<<hyCloseTag | 1<<hyAnswerTag
+		a = 1<<hyOpenTag | 1<<hyAnswerTag
 	case hyAnswer:
 		a = 1 << hyEndTag
 		if g.due {
@@ -141,14 +139,12 @@ func (g *hyGrammar) marker(k, at int, out emitter) {
 		// started inside reasoning): dropped all the same.
 		g.phase, g.skipNL, g.nlAt = hyThink, 2, -1
 	case hyCloseTag:
-		if g.phase == hyClosing {
-			g.reopen(out) // "</think></think>": the first was reasoning text
-		}
-		g.phase, g.closeAt, g.afterAt, g.skipNL = hyClosing, at, -1, 0
+		// Reasoning is over, whatever follows; the held newline before
+		// </think> is the marker's.
+		g.phase, g.nlSeen, g.skipNL, g.nlAt = hyClosing, false, 0, -1
 	case hyAnswerTag:
-		// From hyClosing: reasoning is over, and the held newline and
-		// </think> belong to the marker. From hyAnswer: the answer's own
-		// opening tag after a prompt that closed the block.
+		// From hyClosing: the answer opens. From hyAnswer: the answer's
+		// own opening tag after a prompt that closed the block.
 		g.phase, g.skipNL, g.nlAt = hyAnswer, 1, -1
 	case hyEndTag:
 		g.phase, g.nlAt = hyAfter, -1
@@ -161,14 +157,14 @@ func (g *hyGrammar) text(s string, at int, out emitter) {
 	case hyBefore, hyAfter:
 		out(phaseContent, s, at)
 	case hyClosing:
-		if g.afterAt < 0 && s[0] == '\n' {
-			g.afterAt, s, at = at, s[1:], at+1
+		if !g.nlSeen && s[0] == '\n' { // the newline between </think> and <answer>
+			g.nlSeen, s, at = true, s[1:], at+1
 			if s == "" {
 				return
 			}
 		}
-		g.reopen(out)
-		g.wrapped(phaseReasoning, s, at, out)
+		g.phase = hyAfter // no <answer>: the rest is content
+		out(phaseContent, s, at)
 	default: // hyThink, hyAnswer
 		g.due = false
 		ph := phaseContent
@@ -176,17 +172,6 @@ func (g *hyGrammar) text(s string, at int, out emitter) {
 			ph = phaseReasoning
 		}
 		g.wrapped(ph, s, at, out)
-	}
-}
-
-// reopen returns from hyClosing to reasoning: the held </think> (and the
-// newline after it) turned out to be reasoning text.
-func (g *hyGrammar) reopen(out emitter) {
-	g.phase = hyThink
-	g.wrapped(phaseReasoning, thinkClose, g.closeAt, out)
-	if g.afterAt >= 0 {
-		g.wrapped(phaseReasoning, "\n", g.afterAt, out)
-		g.afterAt = -1
 	}
 }
 
@@ -217,9 +202,6 @@ func (g *hyGrammar) wrapped(ph phase, s string, at int, out emitter) {
 
 // end ends the text: whatever is held goes to the section it belongs to.
 func (g *hyGrammar) end(out emitter) {
-	if g.phase == hyClosing {
-		g.reopen(out)
-	}
 	if g.nlAt >= 0 {
 		ph := phaseContent
 		if g.phase == hyThink {
@@ -246,8 +228,8 @@ var hunyuanEntry = catalog.Entry{Markers: hyMarkers, Boundaries: []string{hyTurn
 // the markers but each may be missing: up to two newlines after <think> are
 // dropped (vLLM's "<think>\n\n" form), and one before </think>, between
 // </think> and <answer>, after <answer> and before </answer>. </think> ends
-// reasoning only when <answer> follows; otherwise it, and all that was held
-// with it, is reasoning text. In Hunyuan's vocabulary every marker is several
+// reasoning whatever follows it; when <answer> does not (after the optional
+// newline), the rest is content, as after </answer>. In Hunyuan's vocabulary every marker is several
 // ordinary tokens, so the split is decided on the text, even when deltas
 // carry IDs: it is the same whatever the tokens, however many a delta
 // carries (speculative decoding).
@@ -262,13 +244,14 @@ var hunyuanEntry = catalog.Entry{Markers: hyMarkers, Boundaries: []string{hyTurn
 // Thinking switch: none (enable_thinking changes the prompt only).
 // Truncation: an unclosed block is reasoning, and an unclosed answer
 // content.
-// Repeats: after </answer> the output is content again and another <think>
-// opens another block; a <think> inside reasoning and an <answer> or
-// </answer> outside the answer are text.
+// Repeats: after </answer>, or after a </think> that <answer> does not
+// follow, the output is content again and another <think> opens another
+// block; a <think> inside reasoning and an <answer> or </answer> outside
+// the answer are text.
 // Streaming: holds back fewer bytes than the longest marker while they may
-// start one, a trailing newline of reasoning or of the answer, and a
-// </think> until the next marker or text decides it; Finish returns what is
-// held to the section it belongs to.
+// start one, a trailing newline of reasoning or of the answer, and the
+// newline after </think> until the next byte says whether <answer>
+// follows; Finish returns what is held to the section it belongs to.
 // Upstream: spec vllm-channels-and-state §5, tests/reasoning/
 // test_hunyuan_reasoning_parser.py and test_hunyuan_a13b_reasoning_parser.py.
 // vLLM matches hard-coded token IDs of one tokenizer and never checks it;
@@ -279,11 +262,15 @@ var hunyuanEntry = catalog.Entry{Markers: hyMarkers, Boundaries: []string{hyTurn
 // vLLM loses a partial marker held at the end of the stream (trap 1); ours
 // is returned. vLLM's extract leaks the markers into content when text
 // precedes <think> (§15.5 #4) and keeps a truncated block in content; ours
-// split as streaming does (spec policy 2). vLLM's end check is the state of
-// the instance that streamed, true only inside the answer; ours replays the
-// IDs: true once <answer> has followed </think> (or the prompt closed the
-// block) until another <think>, false with no block at all, as vLLM's idle
-// state. It starts again after <|extra_0|>, the end of the user's turn, so
+// split as streaming does (spec policy 2). A </think> that <answer> does
+// not follow makes vLLM's extract return the whole output as content and
+// its stream keep everything reasoning, so the user sees no answer; ours
+// ends reasoning there (spec vllm-main §1.4 H4, at
+// vllm/reasoning/hunyuan_a13b_reasoning_parser.py@0b19ebca). vLLM's end
+// check is the state of the instance that streamed, true only inside the
+// answer; ours replays the IDs: true once </think> has closed a block (or
+// the prompt closed it) until another <think>, false with no block at all,
+// as vLLM's idle state. It starts again after <|extra_0|>, the end of the user's turn, so
 // ids may hold the prompt. ExtractContentIDs returns the answer's tokens
 // and what follows (vLLM returns none), CountReasoningTokens the tokens
 // whose text falls in reasoning (vLLM counts none). SGLang's "hunyuan" is
@@ -330,8 +317,8 @@ func hunyuanStart(tok tokenizer.Tokenizer, cfg reasoning.Config) hyStart {
 	case hyOpenTag:
 		return hyStart{phase: hyThink, skipNL: skip(2)}
 	case hyCloseTag:
-		if text { // </think> with no <answer> after it is reasoning text
-			return hyStart{phase: hyThink}
+		if text { // </think> with text and no <answer> after it: content
+			return hyStart{phase: hyAfter}
 		}
 		return hyStart{phase: hyAnswer, due: true}
 	case hyAnswerTag:

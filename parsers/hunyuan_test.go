@@ -95,16 +95,19 @@ func TestHunyuanRealIDs(t *testing.T) {
 		t.Fatal(err)
 	}
 	ids := tok.Encode(hunyuanSample)
-	// The first token of the answer follows the last of "<answer>\n".
-	answerFrom := len(tok.Encode("<think>\n" + hunyuanThought + "\n</think>\n<answer>\n"))
-	if tok.Decode(ids[:answerFrom]) != "<think>\n"+hunyuanThought+"\n</think>\n<answer>\n" {
+	// Reasoning ends with </think> (spec vllm-main §1.4 H4), whether
+	// <answer> follows or not: the token that completes it is the last of
+	// the reasoning's "\n</think>".
+	closed := "<think>\n" + hunyuanThought + "\n</think>"
+	closedFrom := len(tok.Encode(closed))
+	if tok.Decode(ids[:closedFrom]) != closed && tok.Decode(ids[:closedFrom]) != closed+"\n" {
 		t.Fatal("the prefix does not tokenize alone; pick another sample")
 	}
 	if !p.IsReasoningEnd(ids) {
 		t.Error("IsReasoningEnd = false after the answer began")
 	}
-	if p.IsReasoningEnd(ids[:answerFrom-1]) {
-		t.Error("IsReasoningEnd = true before <answer> is complete")
+	if p.IsReasoningEnd(ids[:closedFrom-1]) {
+		t.Error("IsReasoningEnd = true before </think> is complete")
 	}
 	first := -1
 	for i := 1; i <= len(ids); i++ {
@@ -113,9 +116,8 @@ func TestHunyuanRealIDs(t *testing.T) {
 			break
 		}
 	}
-	// "<answer>\n" ends in the token ">\n"; the machine ends reasoning at ">".
-	if first != answerFrom-1 {
-		t.Errorf("IsReasoningEndStreaming first true at token %d (%q), want %d", first, tok.Decode(ids[max(first, 0):max(first, 0)+1]), answerFrom-1)
+	if first != closedFrom-1 {
+		t.Errorf("IsReasoningEndStreaming first true at token %d (%q), want %d", first, tok.Decode(ids[max(first, 0):max(first, 0)+1]), closedFrom-1)
 	}
 	answerAt := strings.Index(hunyuanSample, hunyuanAnswer)
 	if diff := cmp.Diff(overlapping(tok, ids, answerAt, answerAt+len(hunyuanAnswer)), p.ExtractContentIDs(ids)); diff != "" {
@@ -130,8 +132,8 @@ func TestHunyuanRealIDs(t *testing.T) {
 	// user's turn, then the answer.
 	prompt := "<|startoftext|>What is 17 × 3?<|extra_0|><think>\n\n</think>\n"
 	all := append(tok.Encode(prompt), tok.Encode("<answer>\n51\n</answer>")...)
-	if p.IsReasoningEnd(tok.Encode(prompt)) {
-		t.Error("IsReasoningEnd(prompt) = true: the answer has not begun")
+	if !p.IsReasoningEnd(tok.Encode(prompt)) {
+		t.Error("IsReasoningEnd(prompt) = false: the prompt closed the block")
 	}
 	if !p.IsReasoningEnd(all) {
 		t.Error("IsReasoningEnd(prompt + answer) = false")

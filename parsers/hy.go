@@ -15,12 +15,16 @@ import (
 const hySuffixNames = "think tool_calls tool_call arg_key arg_value"
 
 func hyThinkSpec(name, suffix string, thinkingDefault bool) ThinkTag {
-	return ThinkTag{
+	s := ThinkTag{
 		Name:     name,
 		Open:     []string{"<think" + suffix + ">"},
 		Close:    []string{"</think" + suffix + ">"},
 		Thinking: Switch{Keys: []string{"reasoning_effort"}, decide: hyThinking(thinkingDefault)},
 	}
+	if name == "hy_v3" { // vLLM main's HYV3ReasoningParser is R1-style (spec vllm-main §1.1)
+		s.rules = []rule{dropLeadSpace()}
+	}
+	return s
 }
 
 // hyThinking is the Hy V3 and V4 thinking switch:
@@ -58,7 +62,8 @@ var (
 // tokenizer.Load reads it; ":6124c78e" gives <think:6124c78e>), or none
 // without it. Neither need be a single token.
 // Starts in: reasoning (the template puts <think> in the prompt). The first
-// <think> is dropped wherever it comes; text before it is reasoning. A prompt
+// <think> is dropped wherever it comes; text before it is reasoning, but
+// whitespace alone before it is dropped (as deepseek_r1). A prompt
 // that closed the block (WithPrompt) starts the response in content.
 // Thinking switch: chat_template_kwargs["reasoning_effort"], default
 // "no_think": thinking off, the whole output is content, untouched, and the
@@ -69,7 +74,8 @@ var (
 // Streaming: holds back fewer bytes than the closing marker while they may
 // start it; Finish returns them to the section they belong to.
 // Upstream: spec vllm-channels-and-state §6, tests/reasoning/
-// test_hy_v3_reasoning_parser.py. vLLM reads token_suffix from the
+// test_hy_v3_reasoning_parser.py, and spec vllm-main §1.1 for the text
+// before <think>. vLLM reads token_suffix from the
 // tokenizer's init kwargs, which come from the same file. It also reads a
 // top-level reasoning_effort; pass it in the kwargs. vLLM fails at New
 // unless both markers are single tokens; we accept any spelling (DESIGN:

@@ -828,6 +828,23 @@ func (t *trailingSpace) reasoning(s string, at int, out emitter) {
 	}
 }
 
+// newline sends s, reasoning at offset at, to out, holding back one
+// trailing newline only (a family that drops the newline before its
+// closer, and no other whitespace).
+func (t *trailingSpace) newline(s string, at int, out emitter) {
+	for _, w := range t.ws {
+		out(phaseReasoning, w.s, w.at)
+	}
+	t.ws = t.ws[:0]
+	if body, ok := strings.CutSuffix(s, "\n"); ok {
+		t.ws = append(t.ws, piece{"\n", at + len(body)})
+		s = body
+	}
+	if s != "" {
+		out(phaseReasoning, s, at)
+	}
+}
+
 // drop forgets the held whitespace: reasoning ended.
 func (t *trailingSpace) drop() { t.ws = t.ws[:0] }
 

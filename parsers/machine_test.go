@@ -57,13 +57,13 @@ func TestEndCheckRollback(t *testing.T) {
 
 // TestDriverMarkerAfterMovingText pins a rule of the driver: a marker
 // counts only if it still counts after the text just before it, even in a
-// grammar whose markers change with text. In Hunyuan A13B, text after a
-// held </think> makes it reasoning text again, so an <answer> right after
-// that text is text too; with the held </think> still open it would end
-// reasoning.
+// grammar whose markers change with text. In Hunyuan A13B, text right
+// after </think> ends the wait for <answer> (the rest is content, spec
+// vllm-main §1.4 H4), so an <answer> right after that text is text too;
+// were the wait still open it would open the answer and be dropped.
 func TestDriverMarkerAfterMovingText(t *testing.T) {
 	const out = "<think>\nA\n</think>x<answer>B"
-	want := reasoning.Message{Reasoning: "A\n</think>x<answer>B"}
+	want := reasoning.Message{Reasoning: "A", Content: "x<answer>B"}
 	p, err := reasoning.New("hunyuan_a13b", nil)
 	if err != nil {
 		t.Fatal(err)

@@ -73,8 +73,9 @@ var minimaxM3Family = newTagFamily(ThinkTag{
 // Markers: <mm:think> and </mm:think>.
 // Starts in: reasoning when chat_template_kwargs["thinking_mode"] is
 // "enabled" (the template opened the block); otherwise content, where a
-// <mm:think> opens the one block and a </mm:think> before any other text is
-// dropped.
+// <mm:think> opens the one block. A </mm:think> before any other text is
+// dropped there, and then the response is content to the end: later
+// markers are text.
 // Thinking switch: thinking_mode == "enabled"; anything else, or none, is
 // off.
 // Truncation: an unclosed block is reasoning.
@@ -84,8 +85,13 @@ var minimaxM3Family = newTagFamily(ThinkTag{
 // End check: as vLLM's, the last marker decides, so a stray <mm:think> in
 // content after the end, which the split keeps as text, makes IsReasoningEnd
 // false again.
-// Upstream: spec vllm-thinktag §27. With thinking_mode "enabled" and a
-// <mm:think> in the output, vLLM makes the text before it content; a
+// Upstream: vllm/reasoning/minimax_m3_reasoning_parser.py@0b19ebca (spec
+// vllm-main §1.10) and spec vllm-thinktag §27. With thinking not enabled,
+// text before a <mm:think> is content and the block reasoning, as vLLM's
+// extract; its stream ends reasoning at the first plain delta and passes
+// the block raw (vLLM streams later markers verbatim when only a reasoning
+// parser is configured, spec vllm-main §0.1). With thinking_mode "enabled"
+// and a <mm:think> in the output, vLLM makes the text before it content; a
 // streaming client has emitted it as reasoning by then, so both of ours keep
 // it in reasoning (spec policy 2). vLLM's streaming end check says "ended" at
 // once for plain content while its non-streaming one says not (B16); ours
@@ -158,7 +164,11 @@ var appendThinkIDs = newTagFamily(ThinkTag{
 // with no delta gets it from Finish.
 // Upstream: spec vllm-thinktag §26. vLLM's streaming path emits nothing for a
 // stream without deltas while its extract of "" returns "<think>"; ours
-// returns "<think>" in both (spec policy 2). IsReasoningEnd: the last
+// returns "<think>" in both (spec policy 2), as at
+// vllm/reasoning/minimax_m2_reasoning_parser.py@0b19ebca (spec vllm-main
+// §1.12). When the prompt's last <think> or </think> is </think>, vLLM's
+// server streams the output raw from the first delta, without the prefix;
+// its extract and ours add it whatever the prompt. IsReasoningEnd: the last
 // <think> or </think> decides; ExtractContentIDs returns its input;
 // CountReasoningTokens is 0. "glm45_append_think" (an alias here) is a vLLM
 // pull request's Glm4AppendThinkReasoningParser

@@ -11,7 +11,7 @@ var nemotronV3Family = newTagFamily(ThinkTag{
 	Close:         []string{thinkClose},
 	Tools:         []string{qwenToolCall},
 	Repeats:       RepeatsDropStray,
-	Thinking:      Switch{Keys: []string{"thinking", "enable_thinking"}, Default: true, Off: OffClosed},
+	Thinking:      Switch{Keys: []string{"enable_thinking"}, Default: true},
 	TrimReasoning: true,
 	Boundaries:    []string{chatMLStart, chatMLEnd},
 })
@@ -21,9 +21,10 @@ var nemotronV3Family = newTagFamily(ThinkTag{
 //
 // Markers: <think> and </think>; <tool_call> ends reasoning and stays in
 // content.
-// Starts in: reasoning with thinking on; content with it off, where markers
-// follow qwen3's content rules (a <think> is text, a </think> is dropped).
-// Thinking switch: "thinking" or "enable_thinking", default on.
+// Starts in: reasoning.
+// Thinking switch: chat_template_kwargs["enable_thinking"], default on; off:
+// everything is content, untouched, markers included (as qwen3). A null
+// value counts as absent (vLLM reads null as off; spec policy 6).
 // Truncation: an unclosed block is reasoning. chat_template_kwargs
 // "force_nonempty_content": true (or WithNonEmptyContent) makes a response
 // with no content return its reasoning as content.
@@ -33,7 +34,12 @@ var nemotronV3Family = newTagFamily(ThinkTag{
 // End check: as vLLM's, the last marker decides, so a stray <think> in
 // content after the end, which the split keeps as text, makes IsReasoningEnd
 // false again.
-// Upstream: spec vllm-thinktag §13. vLLM builds the parser with the
+// Upstream: vllm/parser/nemotron_v3.py@0b19ebca (spec vllm-main §1.5) and
+// spec vllm-thinktag §13. vLLM reads enable_thinking only, not "thinking"
+// (N1), and with it off returns the output untouched, as the server's
+// thinking-off prompt makes its stream raw (N2). vLLM streams later markers
+// verbatim when only a reasoning parser is configured (spec vllm-main
+// §0.1); ours drop them in both paths. vLLM builds the parser with the
 // constructor's kwargs but swaps with the request's (B15), and swaps also
 // when the content is whitespace only; we read one Config, and swap only an
 // empty content, so that nothing the model wrote changes sides unnoticed.
@@ -53,7 +59,7 @@ func newNemotronV3(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Par
 
 func init() {
 	register("nemotron_v3", newNemotronV3, nemotronV3Family.entry(), about{engine: vllm, models: []string{"nemotron-3", "nemotron3"},
-		summary: "as `qwen3`, trailing reasoning whitespace dropped; `thinking`/`enable_thinking` (on)",
+		summary: "as `qwen3`, trailing reasoning whitespace dropped; `enable_thinking` (on)",
 		aliases: []string{"nemotron3", "nemotron_3", "nano_v3"}})
 }
 

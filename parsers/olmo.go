@@ -29,13 +29,18 @@ var olmo3Family = newTagFamily(ThinkTag{
 // </think> (an opener counts only at the start of an output it cannot
 // see) and stops at <|im_start|> and <|im_end|>, so a closer of an earlier
 // turn in the prompt does not count.
-// Upstream: spec vllm-thinktag §23. vLLM's extract makes an output without
+// Upstream: vllm/reasoning/olmo3_reasoning_parser.py@0b19ebca, the legacy
+// class vLLM main registers (spec vllm-main §1.6; the engine port is not
+// on main), and spec vllm-thinktag §23. vLLM's extract makes an output without
 // </think> content while its streaming path makes it reasoning (B6); a
 // streaming client cannot wait for a </think> that may never come, so both
 // of ours say reasoning (spec policy 2). vLLM's streaming splits at the last
 // </think> of what it buffered, its extract at the first; we split at the
-// first. vLLM's extract_content_ids is always empty; ours returns the
-// content IDs.
+// first. vLLM's streaming path re-enters reasoning at any <think> and makes
+// the text before it content; its extract, which we follow, reads <think>
+// only at the start. vLLM's extract_content_ids is always empty; ours
+// returns the content IDs. vLLM streams everything after the </think>
+// tokens verbatim (spec vllm-main §0.1); so do ours, by this family's rules.
 func newOlmo3(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	return olmo3Family.newParser(tok, cfg)
 }

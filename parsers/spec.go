@@ -236,6 +236,19 @@ func droppedInContentOnly() rule {
 	return rule{"dropped only in content", func(t *tagSpec) { t.dropsInContent = true }}
 }
 
+// answerWrapper: in content, open and close wrap the answer and are
+// dropped; the newlines between a closer and an open right after it are
+// dropped, so is one newline after close; elsewhere they are text (ERNIE
+// 4.5's <response>…</response>). The markers are dropped markers too, text
+// inside reasoning.
+func answerWrapper(open, close string) rule {
+	return rule{fmt.Sprintf("answer wrapper %q…%q in content", open, close), func(t *tagSpec) {
+		t.drops = append(t.drops, open, close)
+		t.dropsInContent = true
+		t.wrap = [2]string{open, close}
+	}}
+}
+
 // toolBlocks: a tool-call opener, in reasoning or content, starts a block
 // that is content, verbatim, up to one of closers, inside which no other
 // marker counts.
@@ -254,6 +267,25 @@ func tails(tail tailSpec, markers ...string) rule {
 	}}
 }
 
+// newlineEachSide: one newline before a closer and one after it are
+// dropped, not every whitespace (Step-3.5's template writes them around
+// </think>). A block cut off by the end of the output drops its trailing
+// newline too.
+func newlineEachSide() rule {
+	return rule{"one newline dropped on each side of a closer", func(t *tagSpec) {
+		t.trimNewline = true
+		t.trimContent, t.trimOnce = "\n", true
+	}}
+}
+
+// dropLeadSpace: in a response that starts in reasoning, a whitespace-only
+// start of the output is dropped when the block's opener follows it; any
+// other text before the opener stays reasoning (vLLM's R1-style parsers,
+// whose extract drops everything before the first opener).
+func dropLeadSpace() rule {
+	return rule{"whitespace before the first opener dropped", func(t *tagSpec) { t.dropLeadSpace = true }}
+}
+
 // openAtStart: an opener counts only as the very first bytes of the output.
 func openAtStart() rule {
 	return rule{"opener only at the start", func(t *tagSpec) { t.openAtStart = true }}
@@ -266,10 +298,18 @@ func trimsStart() rule {
 	return rule{"start of a response in reasoning trimmed as after an opener", func(t *tagSpec) { t.trimStart = true }}
 }
 
+// closeForecloses: in content before any block, a closer is text and ends
+// the chance of one: a later opener is text too (Granite: a response
+// phrase before any thought phrase means the model answered).
+func closeForecloses() rule {
+	return rule{"a closer before any block is text and forecloses one", func(t *tagSpec) { t.closeForecloses = true }}
+}
+
 // dropLeadingClose: starting in content, a closer before any text is
-// dropped.
+// dropped, and the response is content to the end: no block opens after
+// it (MiniMax M3).
 func dropLeadingClose() rule {
-	return rule{"leading closer dropped", func(t *tagSpec) { t.dropLeadingClose = true }}
+	return rule{"leading closer dropped, no block after it", func(t *tagSpec) { t.dropLeadingClose = true }}
 }
 
 // dropEarlyClose: in content, a closer before any block is dropped

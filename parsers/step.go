@@ -34,40 +34,54 @@ func init() {
 }
 
 var step3p5Family = newTagFamily(ThinkTag{
-	Name:          "step3p5",
-	Open:          []string{thinkOpen},
-	Close:         []string{thinkClose},
-	Tools:         []string{qwenToolCall},
-	Repeats:       RepeatsDropStray,
-	TrimReasoning: true,
-	Boundaries:    []string{chatMLStart, chatMLEnd},
+	Name:       "step3p5",
+	Open:       []string{thinkOpen},
+	Close:      []string{thinkClose},
+	Boundaries: []string{chatMLStart, chatMLEnd},
+	rules: []rule{
+		newlineEachSide(),
+		dropLeadSpace(),
+	},
 })
 
-// newStep3p5 builds the "step3p5" parser (vLLM's Step-3.5 engine parser).
+// newStep3p5 builds the "step3p5" parser (vLLM Step3p5ReasoningParser), for
+// Step-3.5 and Step-3.7.
 //
-// Markers: <think> and </think>; <tool_call> ends reasoning and stays in
-// content.
-// Starts in: reasoning, always; the end check stops at <|im_start|> and
-// <|im_end|>, so a </think> of an earlier turn does not count.
+// Markers: <think> and </think>; <tool_call> is text (it does not end
+// reasoning).
+// Starts in: reasoning, always, as deepseek_r1: the block's first <think> is
+// dropped wherever it comes and text before it is reasoning; whitespace
+// alone before it is dropped (spec vllm-main §1.1). The end check
+// stops at <|im_start|> and <|im_end|>, so a </think> of an earlier turn
+// does not count.
 // Thinking switch: none (enable_thinking is ignored).
-// Truncation: an unclosed block is reasoning.
-// Repeats: as qwen3: every <think> in reasoning and every later </think> in
-// content is dropped.
-// Streaming: the trailing whitespace of reasoning is held until more
-// reasoning comes and dropped when the block ends; the newline after
-// </think> is kept.
+// Truncation: an unclosed block is reasoning, less one trailing newline.
+// Repeats: as deepseek_r1: after the first </think> everything is content,
+// verbatim, a later </think> or <think> included; a second <think> inside
+// reasoning is reasoning text.
+// Streaming: one newline that ends reasoning is held until more reasoning
+// comes and dropped when the block ends; one newline right after </think>
+// is dropped. No other whitespace is.
 // End check: as vLLM's, the last marker decides, so a stray <think> in
 // content after the end, which the split keeps as text, makes IsReasoningEnd
 // false again.
-// Upstream: spec vllm-thinktag §14.1 (engine, registry 6e0d282). The legacy
-// Step3p5ReasoningParser trims exactly one newline on each side of </think>
-// and reports "not ended" while </think> is the last token, changing state
-// as it answers (B8); we follow the engine.
+// Upstream: vllm/reasoning/step3p5_reasoning_parser.py@0b19ebca (vLLM main
+// registers the legacy class; spec vllm-main §1.2). Its streaming path drops
+// a <think> that arrives as its own delta inside reasoning; we keep it as
+// text, as its extract does (spec policy 2). Its end check says "not
+// ended" while </think> is the last token and changes state as it answers
+// (B8); ours says ended there. The engine port (vllm/parser/step3p5.py, not
+// on main at 0b19ebca) would drop every opener inside reasoning and every
+// later </think>, drop all trailing reasoning whitespace and keep the
+// newline after </think>, and end reasoning at a <tool_call>; we follow main
+// until it merges. vLLM streams later markers verbatim when only a
+// reasoning parser is configured (spec vllm-main §0.1); ours apply the same
+// rules in both paths.
 func newStep3p5(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	return step3p5Family.newParser(tok, cfg)
 }
 
 func init() {
-	register("step3p5", newStep3p5, step3p5Family.entry(), about{engine: vllm, models: []string{"step-3.5", "step3.5", "step3p5"},
-		summary: "as `qwen3`, always thinking"})
+	register("step3p5", newStep3p5, step3p5Family.entry(), about{engine: vllm, models: []string{"step-3.5", "step3.5", "step3p5", "step-3.7", "step3.7", "step3p7"},
+		summary: "`<think>`…`</think>`, starts in reasoning, one newline dropped on each side of `</think>`"})
 }

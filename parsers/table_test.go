@@ -96,7 +96,7 @@ func printTable(b *strings.Builder, name string, f *tagFamily) {
 			for _, h := range []struct {
 				on   bool
 				name string
-			}{{mv.to.trimming, "trim"}, {mv.to.labeling, "label"}, {mv.to.inTail, "tail"}} {
+			}{{mv.to.trimming, "trim"}, {mv.to.labeling, "label"}, {mv.to.inTail, "tail"}, {mv.to.gap, "gap"}} {
 				if h.on {
 					holds += " +" + h.name
 				}

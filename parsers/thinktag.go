@@ -36,6 +36,10 @@ type tagState struct {
 	inTool   bool // phaseContent: inside a tool-call block (toolBlocks), where only its closers count
 	inTail   bool // dropping the tail of a tail marker (tails)
 	labeling bool // phaseReasoning: the block's label (label) is not settled yet
+	gap      bool // phaseContent, right after a closer: newlines held while a wrapper (wrap) may follow
+	answer   bool // phaseContent: inside the answer wrapper (wrap)
+	wrapped  bool // phaseContent: the wrapper has just closed, so one newline after it is dropped
+	leading  bool // phaseReasoning, unopened: the output so far is whitespace, held while the opener may come (dropLeadSpace)
 }
 
 // markerKind says what a marker does.
@@ -84,11 +88,15 @@ type tagSpec struct {
 	absorbOpens      bool   // every opening marker inside reasoning is dropped, not only the block's first
 	dropCloses       bool   // a closing marker in content is dropped, not kept as text
 	openAtStart      bool   // the opening marker counts only as the very first bytes of the output
-	dropLeadingClose bool   // starting in content, a closing marker before any text is dropped
+	dropLeadingClose bool   // starting in content, a closing marker before any text is dropped, and no block opens after it
 	dropEarlyClose   bool   // in content, a closing marker before any reasoning block is dropped
+	closeForecloses  bool   // in content before any block, a closing marker is text and no block opens after it
+	dropLeadSpace    bool   // in reasoning before the opener, a whitespace-only start of the output is dropped when the opener follows it
 	dropsInContent   bool   // drops are dropped only in content; inside reasoning they are text
 	trimReasoning    bool   // the trailing whitespace of a reasoning block is dropped
+	trimNewline      bool   // one newline that ends a reasoning block is dropped (Step-3.5), not all whitespace
 	trimContent      string // characters dropped from the start of content after a closing marker
+	trimOnce         bool   // trimContent drops one character at most, not a run
 	trimOpen         string // characters dropped from the start of a reasoning block after its opening marker
 	trimStart        bool   // a response that starts in reasoning drops trimOpen characters from its start too
 
@@ -98,6 +106,14 @@ type tagSpec struct {
 	// (or output) that ends while its text is the label short of its
 	// trailing whitespace drops that too; any other prefix is reasoning.
 	label string
+	// wrap is an answer wrapper (ERNIE's <response>…</response>), both
+	// markers among drops, read in content: wrap[0] opens an answer block
+	// and wrap[1] closes the open one, both dropped; a run of newlines
+	// between a closer and a wrap[0] right after it is dropped, other
+	// newlines there are content; one newline right after wrap[1] is
+	// dropped. A wrap[1] with no block open, and a wrap[0] inside one, is
+	// text.
+	wrap [2]string
 	// boundaryEnds, when set, is the ID-level end check's answer at a turn
 	// boundary, in place of where the response starts (Gemma 4: a new turn
 	// has not ended reasoning while thinking is on, since it may still open
@@ -271,7 +287,7 @@ func (f *tagFamily) rules(s tagState) uint64 {
 		if (f.reenter || !s.seen) && (!f.openAtStart || !s.begun) {
 			m |= f.bits[kindOpen]
 		}
-		if f.dropCloses || f.dropLeadingClose && !s.seen && !s.begun || f.dropEarlyClose && !s.seen {
+		if f.dropCloses || f.dropLeadingClose && !s.seen && !s.begun || f.dropEarlyClose && !s.seen || f.closeForecloses && !s.seen {
 			m |= f.bits[kindClose]
 		}
 		if f.toolBlocks {
@@ -290,8 +306,13 @@ func (f *tagFamily) rule(s tagState, kind markerKind) move {
 	case kindOpen:
 		next, mv.fresh = tagState{phase: phaseReasoning, opened: true, seen: true, begun: true, trimming: f.trimOpen != "", labeling: f.label != ""}, true
 	case kindClose:
-		if s.phase == phaseReasoning {
-			next, mv.fresh = tagState{phase: phaseContent, seen: true, begun: true, trimming: f.trimContent != ""}, true
+		switch {
+		case s.phase == phaseReasoning:
+			next, mv.fresh = tagState{phase: phaseContent, seen: true, begun: true, trimming: f.trimContent != "", gap: f.wrap[0] != ""}, true
+		case f.dropLeadingClose && !s.seen && !s.begun:
+			next.seen = true // a stray closer first: content to the end, no block opens now
+		case f.closeForecloses && !s.seen:
+			next.seen, mv.keep = true, true // the answer has begun: no block opens now
 		}
 	case kindEnd:
 		if s.phase == phaseReasoning {
@@ -332,7 +353,8 @@ func (m *machine) reset(f *tagFamily, s tagState) {
 //   - trimming: trimContent (in content) or trimOpen (in a block)
 //     characters are dropped from the start;
 //   - trimReasoning: reasoning's trailing whitespace waits for more
-//     reasoning, and is dropped when the block ends.
+//     reasoning, and is dropped when the block ends; trimNewline: so does
+//     one trailing newline.
 //
 // Text that meets none of them, once the output has begun, goes straight
 // to its section: the driver sends it there itself (stance.direct).
@@ -341,30 +363,64 @@ type tagGrammar struct {
 	state tagState
 	ws    trailingSpace // trailing reasoning whitespace held back (trimReasoning)
 	lab   heldText      // the start of a block held while it may be the label (label)
+	gap   heldText      // the newlines after a closer, held while a wrapper may follow (wrap)
+	lead  heldText      // the whitespace that starts the output, held while the opener may follow (dropLeadSpace)
 }
 
 func (g *tagGrammar) reset(f *tagFamily, s tagState) {
 	g.fam, g.state = f, s
 	g.ws.drop()
 	g.lab.reset()
+	g.gap.reset()
+	g.lead.reset()
 }
 
 func (g *tagGrammar) active() stance {
 	s := &g.state
 	st := stance{mask: g.fam.act[s.key()], direct: -1}
-	st.moves = !s.begun || s.trimming || s.labeling || s.inTail
-	if !st.moves && (s.phase == phaseContent || !g.fam.trimReasoning) {
+	st.moves = !s.begun || s.trimming || s.labeling || s.inTail || s.gap || s.wrapped || s.leading
+	if !st.moves && (s.phase == phaseContent || !g.fam.trimReasoning && !g.fam.trimNewline) {
 		st.direct = int8(s.phase)
 	}
 	return st
 }
 
 func (g *tagGrammar) text(s string, at int, out emitter) {
-	g.state.begun = true // the output has begun, which may change what counts
+	st := &g.state
+	if g.fam.dropLeadSpace && (st.leading || !st.begun && st.phase == phaseReasoning && !st.opened) {
+		if strings.TrimLeft(s, spaces) == "" { // still only whitespace: the opener may follow
+			st.leading, st.begun = true, true
+			g.lead.add(s, at)
+			return
+		}
+		g.releaseLead(out)
+	}
+	st.begun = true // the output has begun, which may change what counts
 	g.emit(s, at, out)
 }
 
+// releaseLead ends the hold of the output's leading whitespace: no opener
+// came first, so it is text where it stands.
+func (g *tagGrammar) releaseLead(out emitter) {
+	if !g.state.leading {
+		return
+	}
+	g.state.leading = false
+	for _, p := range g.lead.ps {
+		g.emit(p.s, p.at, out)
+	}
+	g.lead.reset()
+}
+
 func (g *tagGrammar) marker(k, at int, out emitter) {
+	if g.state.leading {
+		if g.fam.kinds[k] == kindOpen { // the opener: the whitespace before it goes
+			g.state.leading = false
+			g.lead.reset()
+		} else {
+			g.releaseLead(out)
+		}
+	}
 	next, keep := g.fam.step(g.state, k)
 	if next.phase != g.state.phase || next.labeling {
 		g.settleLabel(out) // the block ends, or another begins
@@ -376,11 +432,31 @@ func (g *tagGrammar) marker(k, at int, out emitter) {
 		out(phaseContent, g.fam.markers[k], at)
 	}
 	g.state = next
+	if g.fam.kinds[k] == kindDrop && g.state.phase == phaseContent && g.fam.wrap[0] != "" {
+		g.wrapper(g.fam.markers[k], at, out)
+	}
+}
+
+// wrapper takes mk, a marker of the answer wrapper (wrap) found in content:
+// it opens or closes the answer block, or is text.
+func (g *tagGrammar) wrapper(mk string, at int, out emitter) {
+	s := &g.state
+	switch open := mk == g.fam.wrap[0]; {
+	case open && !s.answer:
+		g.gap.reset() // the newlines before the wrapper go
+		s.gap, s.answer, s.wrapped = false, true, false
+	case !open && s.answer:
+		s.answer, s.wrapped = false, true
+	default:
+		g.emit(mk, at, out)
+	}
 }
 
 func (g *tagGrammar) end(out emitter) {
+	g.releaseLead(out)
 	g.settleLabel(out)
 	g.ws.drop()
+	g.gap.release(phaseContent, out) // no wrapper came: the newlines are content
 }
 
 func (g *tagGrammar) ended() bool { return g.state.phase == phaseContent }
@@ -392,14 +468,18 @@ func (g *tagGrammar) clone() grammar {
 	c := &tagGrammar{fam: g.fam, state: g.state}
 	c.ws.ws = append(c.ws.ws, g.ws.ws...)
 	c.lab.ps, c.lab.n = append(c.lab.ps, g.lab.ps...), g.lab.n
+	c.gap.ps, c.gap.n = append(c.gap.ps, g.gap.ps...), g.gap.n
+	c.lead.ps, c.lead.n = append(c.lead.ps, g.lead.ps...), g.lead.n
 	return c
 }
 
 // emit sends s to the current section, applying the family's rules: the
-// tail of a tail marker is dropped; leading trimContent characters of
-// content, and trimOpen characters of a block, are dropped; trailing
-// whitespace of reasoning waits until more reasoning comes (and is dropped
-// when the block ends).
+// tail of a tail marker is dropped; newlines after a closer wait for a
+// wrapper, one newline after a wrapper goes (wrap); leading trimContent characters of
+// content (one with trimOnce), and trimOpen characters of a block, are
+// dropped; trailing whitespace of reasoning (a trailing newline with
+// trimNewline) waits until more reasoning comes, and is dropped when the
+// block ends.
 func (g *tagGrammar) emit(s string, at int, out emitter) {
 	if g.state.inTail {
 		t := strings.TrimLeft(s, g.fam.tail.chars)
@@ -419,12 +499,35 @@ func (g *tagGrammar) emit(s string, at int, out emitter) {
 			return
 		}
 	}
+	if g.state.gap { // right after a closer: newlines wait for a wrapper
+		if strings.Trim(s, "\n") == "" {
+			g.gap.add(s, at)
+			return
+		}
+		g.state.gap = false
+		g.gap.release(phaseContent, out)
+	}
+	if g.state.wrapped { // one newline after the wrapper goes
+		g.state.wrapped = false
+		if s[0] == '\n' {
+			if s, at = s[1:], at+1; s == "" {
+				return
+			}
+		}
+	}
 	if g.state.trimming {
 		cut := g.fam.trimContent
 		if g.state.phase == phaseReasoning {
 			cut = g.fam.trimOpen
 		}
 		t := strings.TrimLeft(s, cut)
+		if g.fam.trimOnce && g.state.phase == phaseContent {
+			g.state.trimming = false // one character at most, the first
+			t = s
+			if strings.IndexByte(cut, s[0]) >= 0 {
+				t = s[1:]
+			}
+		}
 		if t == "" {
 			return
 		}
@@ -434,6 +537,8 @@ func (g *tagGrammar) emit(s string, at int, out emitter) {
 	switch {
 	case g.state.phase == phaseReasoning && g.fam.trimReasoning:
 		g.ws.reasoning(s, at, out)
+	case g.state.phase == phaseReasoning && g.fam.trimNewline:
+		g.ws.newline(s, at, out)
 	default:
 		out(g.state.phase, s, at)
 	}
@@ -528,7 +633,7 @@ func (f *tagFamily) newParser(tok tokenizer.Tokenizer, cfg reasoning.Config) (re
 			p.textIDs = true
 		}
 	}
-	if tok != nil && (f.trimReasoning || f.trimContent != "" || f.trimOpen != "" || f.label != "" || len(f.tails) > 0) {
+	if tok != nil && (f.trimReasoning || f.trimNewline || f.trimContent != "" || f.trimOpen != "" || f.label != "" || len(f.tails) > 0 || f.wrap[0] != "" || f.dropLeadSpace) {
 		p.textIDs = true // tokens of dropped whitespace or tails belong to no section
 	}
 	if tok != nil && f.toolBlocks {
@@ -678,7 +783,7 @@ func (f *tagFamily) fromPrompt(tok tokenizer.Tokenizer, cfg reasoning.Config, si
 		m.text(held, discard)
 	}
 	s = m.g.state
-	s.begun, s.trimming, s.opened = false, false, false
+	s.begun, s.trimming, s.opened, s.gap, s.wrapped, s.leading = false, false, false, false, false, false
 	if s.phase == phaseReasoning {
 		s.labeling = f.label != "" && strings.TrimSpace(text[len(f.markers[k]):]) == ""
 	}
@@ -695,7 +800,7 @@ func (p *thinkTag) Extract(output string) reasoning.Message {
 // entry describes the family for the registry-wide tests.
 func (f *tagFamily) entry() catalog.Entry {
 	return catalog.Entry{Markers: f.markers, Opens: f.spec.Open, Closes: f.spec.Close, Tools: f.tools, SwitchKeys: f.spec.Thinking.Keys,
-		Boundaries: f.boundaries, StripsSpace: f.trimReasoning || f.trimContent != "" || f.trimOpen != "",
+		Boundaries: f.boundaries, StripsSpace: f.trimReasoning || f.trimNewline || f.trimContent != "" || f.trimOpen != "" || f.wrap[0] != "" || f.dropLeadSpace,
 		Tails: f.tails, TailChars: f.tail.chars, TailEnd: f.tail.end, Headers: f.label != "", ToolBlocks: f.toolBlockPairs()}
 }
 

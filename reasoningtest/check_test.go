@@ -15,8 +15,9 @@ import (
 )
 
 // thinkTags is what the kit is told about deepseek_r1, the family the
-// broken parsers below are made from.
-var thinkTags = reasoningtest.Config{Markers: []string{"<think>", "</think>"}}
+// broken parsers below are made from: it drops whitespace that only
+// precedes the first <think> (spec vllm-main §1.1).
+var thinkTags = reasoningtest.Config{Markers: []string{"<think>", "</think>"}, StripsSpace: true}
 
 // broken wraps deepseek_r1's parsers in a parser with one bug.
 func broken(wrap func(p reasoning.Parser) reasoning.Parser) reasoning.Factory {
