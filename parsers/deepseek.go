@@ -99,6 +99,9 @@ var deepseekV3Family = newTagFamily(ThinkTag{
 // parser, not forced. V3.1 thus has three spellings with three behaviours
 // here: deepseek_v3 and deepseek_v31 are this switch, deepseek_v3_1 is
 // Dynamo's forced deepseek_r1.
+// Other engines: LMDeploy's deepseek_v3 is keyed on enable_thinking alone,
+// default off (vLLM reads thinking too); Dynamo's deepseek_v3 is its forced
+// R1 (spec field-names §15 #14, §16).
 func newDeepSeekV3(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	return deepseekV3Family.newParser(tok, cfg)
 }
@@ -223,6 +226,10 @@ var deepseekV4Family = newTagFamily(ThinkTag{
 // default flipped between versions, we take the newest (on). Dynamo's and
 // SGLang's deepseek_v4 differ (SGLang: its Qwen3 detector needing
 // thinking=True); vLLM's wins (spec policy 1).
+// Other engines: TensorRT-LLM's and LMDeploy's deepseek_v4 split as R1 from
+// the start when thinking or enable_thinking is truthy, else are the identity
+// (default off, vLLM's on); Dynamo's is not forced, with <｜DSML｜tool_calls>
+// and <｜DSML｜invoke name= as implicit ends (spec field-names §15 #14, §16).
 func newDeepSeekV4(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	return deepseekV4Family.newParser(tok, cfg)
 }

@@ -277,6 +277,10 @@ var hunyuanEntry = catalog.Entry{Markers: hyMarkers, Boundaries: []string{hyTurn
 // its base detector on <think> and </think> (a suffixed spelling when the
 // tokenizer has one), starting in content, with <tool_calls> ending
 // reasoning, and it keeps the newlines and the <answer> tags in the content.
+// Other engines: SGLang's hunyuan detector reads its think and tool tags from
+// the tokenizer and normalises reasoning_effort (none/no_think → no_think,
+// minimal/low → low, medium/high/xhigh/max → high; hunyuan_reasoning.py
+// @84eb842e) (spec field-names §15 #13).
 func newHunyuanA13B(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	return newShell(&hunyuanSpec, tok, cfg, newHYGrammar(hunyuanStart(tok, cfg)))
 }

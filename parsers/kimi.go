@@ -117,6 +117,11 @@ var kimiK25Family = newTagFamily(ThinkTag{
 // follow streaming in both (spec policy 2). Dynamo's streaming path strips
 // the first block's <think> only when it begins a chunk, so its result
 // depends on the chunking; here that <think> is dropped wherever it comes.
+// Other engines: TensorRT-LLM's kimi_k25 is forced unless thinking is false
+// and ends reasoning at the tool section; SMG's is not forced. A vLLM pull
+// request (test_kimi_k25_reasoning_parser.py @05be40af) also ends reasoning
+// at <|tool_call_begin|>; vLLM main has no kimi_k25, so Dynamo's meaning
+// stands (spec field-names §15 #1, §16).
 func newKimiK25(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	return kimiK25Family.newParser(tok, cfg)
 }
@@ -227,6 +232,8 @@ var kimiK3Family = newTagFamily(ThinkTag{
 // always true; ours still reads the markers, so a think opener the model
 // writes anyway reads as not ended. Dynamo's kimi_k3 keeps the wrappers and
 // ends reasoning at any channel marker; vLLM's wins (spec policy 1).
+// Other engines: Dynamo's kimi_k3 also ends reasoning at <|open|>, <|close|>
+// and <|end_of_msg|> and recovers a dangling end (spec field-names §15 #14).
 func newKimiK3(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	return kimiK3Family.newParser(tok, cfg)
 }

@@ -44,6 +44,10 @@ var minimaxM2Family = newTagFamily(ThinkTag{
 // </minimax:tool_call> in content is tool parsing, left to the tool parser
 // (the text stays). SGLang's "minimax" (an alias here) is its Qwen3 detector
 // forced into reasoning.
+// Other engines: SMG's "minimax" (our alias of minimax_m2, from SGLang)
+// appends <think> instead, which is our minimax_m2_append_think; Dynamo's
+// minimax_m2 is forced with <minimax:tool_call> and <invoke name= as implicit
+// ends (spec field-names §15 #14, §16).
 func newMiniMaxM2(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	return minimaxM2Family.newParser(tok, cfg)
 }
@@ -96,6 +100,8 @@ var minimaxM3Family = newTagFamily(ThinkTag{
 // it in reasoning (spec policy 2). vLLM's streaming end check says "ended" at
 // once for plain content while its non-streaming one says not (B16); ours
 // answers from where the response starts in both.
+// Other engines: TensorRT-LLM's minimax_m3 splits at the closer with an
+// optional leading opener (spec field-names §16).
 func newMiniMaxM3(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	return minimaxM3Family.newParser(tok, cfg)
 }
@@ -133,6 +139,9 @@ var minimaxAppendThinkFamily = newTagFamily(ThinkTag{
 // (spec policy 2). SGLang's "minimax-append-think" is spelled the same once
 // names are normalised, so it reaches this parser; SGLang's behaviour is
 // vLLM's "minimax_m2_append_think".
+// Other engines: SGLang's "minimax-append-think" is <think> plus the output,
+// all content (our minimax_m2_append_think); this spelling serves Dynamo's
+// meaning (spec field-names §16).
 func newMiniMaxAppendThink(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	return minimaxAppendThinkFamily.newParser(tok, cfg)
 }
@@ -178,6 +187,8 @@ var appendThinkIDs = newTagFamily(ThinkTag{
 // </think> ID occurs, where here the last <think> or </think> decides (a
 // <think> after it reads as not ended); its content IDs are all the IDs, as
 // here.
+// Other engines: TensorRT-LLM's minimax_m2_append_think is a forced R1 split,
+// not append-think (spec field-names §16).
 func newMiniMaxM2AppendThink(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	ids, err := appendThinkIDs.newParser(tok, reasoning.Config{})
 	if err != nil {

@@ -52,6 +52,8 @@ var qwen3Family = newTagFamily(ThinkTag{
 // (vllm/reasoning/berrylm_engine_reasoning_parser.py @2a84b9e5, spec
 // field-names §6.2), is an alias too: its test observes nothing qwen3 does
 // not.
+// Other engines: TensorRT-LLM's qwen3 is not forced: it needs a generated
+// <think> (spec field-names §16).
 func newQwen3(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	return qwen3Family.newParser(tok, cfg)
 }
@@ -112,6 +114,9 @@ var qwen3ThinkingFamily = newTagFamily(ThinkTag{
 // false again.
 // Upstream: spec peers §2.1, SGLang reasoning_parser.py (Qwen3Detector;
 // <tool_call> as its tool_start_token from 0.5.18).
+// SGLang's detector (reasoning_parser.py @2eec3278) holds back partial end,
+// tool-start and start markers and flushes into the open section at finish,
+// as ours does (spec field-names §15 #13).
 func newQwen3Thinking(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	return qwen3ThinkingFamily.newParser(tok, cfg)
 }
@@ -152,6 +157,8 @@ var internS1Family = newTagFamily(ThinkTag{
 // streaming (spec policy 2). SGLang's "dots" and "nanbeige" (aliases here;
 // reasoning_parser.py @2eec3278) are the same Qwen3 detector with
 // force_reasoning off, so they are this parser.
+// SGLang's detector holds back partial markers and flushes into the open
+// section at finish, as ours does (spec field-names §15 #13).
 func newInternS1(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	return internS1Family.newParser(tok, cfg)
 }
