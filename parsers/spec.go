@@ -266,6 +266,13 @@ func trimsStart() rule {
 	return rule{"start of a response in reasoning trimmed as after an opener", func(t *tagSpec) { t.trimStart = true }}
 }
 
+// trimsContentEnd: the trailing whitespace of content is dropped at the
+// end of the output; until then it is held, and goes out when more content
+// comes (templates that write the answer's wrapper after a newline).
+func trimsContentEnd() rule {
+	return rule{"trailing whitespace of content dropped at the end", func(t *tagSpec) { t.trimContentEnd = true }}
+}
+
 // dropLeadingClose: starting in content, a closer before any text is
 // dropped.
 func dropLeadingClose() rule {

@@ -91,6 +91,7 @@ type tagSpec struct {
 	trimContent      string // characters dropped from the start of content after a closing marker
 	trimOpen         string // characters dropped from the start of a reasoning block after its opening marker
 	trimStart        bool   // a response that starts in reasoning drops trimOpen characters from its start too
+	trimContentEnd   bool   // the trailing whitespace of content, at the end of the output, is dropped
 
 	// label is a channel name that may begin a reasoning block (Gemma 4's
 	// "thought\n" after <|channel>): dropped when the block's text begins
@@ -332,7 +333,9 @@ func (m *machine) reset(f *tagFamily, s tagState) {
 //   - trimming: trimContent (in content) or trimOpen (in a block)
 //     characters are dropped from the start;
 //   - trimReasoning: reasoning's trailing whitespace waits for more
-//     reasoning, and is dropped when the block ends.
+//     reasoning, and is dropped when the block ends;
+//   - trimContentEnd: content's trailing whitespace waits for more
+//     content, and is dropped when the output ends.
 //
 // Text that meets none of them, once the output has begun, goes straight
 // to its section: the driver sends it there itself (stance.direct).
@@ -340,12 +343,14 @@ type tagGrammar struct {
 	fam   *tagFamily
 	state tagState
 	ws    trailingSpace // trailing reasoning whitespace held back (trimReasoning)
+	cws   trailingSpace // trailing content whitespace held back (trimContentEnd)
 	lab   heldText      // the start of a block held while it may be the label (label)
 }
 
 func (g *tagGrammar) reset(f *tagFamily, s tagState) {
 	g.fam, g.state = f, s
 	g.ws.drop()
+	g.cws.drop()
 	g.lab.reset()
 }
 
@@ -353,7 +358,7 @@ func (g *tagGrammar) active() stance {
 	s := &g.state
 	st := stance{mask: g.fam.act[s.key()], direct: -1}
 	st.moves = !s.begun || s.trimming || s.labeling || s.inTail
-	if !st.moves && (s.phase == phaseContent || !g.fam.trimReasoning) {
+	if !st.moves && (s.phase == phaseContent && !g.fam.trimContentEnd || s.phase == phaseReasoning && !g.fam.trimReasoning) {
 		st.direct = int8(s.phase)
 	}
 	return st
@@ -373,6 +378,7 @@ func (g *tagGrammar) marker(k, at int, out emitter) {
 		g.ws.drop() // reasoning ended: its trailing whitespace goes
 	}
 	if keep {
+		g.cws.release(phaseContent, out) // content follows the held whitespace
 		out(phaseContent, g.fam.markers[k], at)
 	}
 	g.state = next
@@ -381,6 +387,7 @@ func (g *tagGrammar) marker(k, at int, out emitter) {
 func (g *tagGrammar) end(out emitter) {
 	g.settleLabel(out)
 	g.ws.drop()
+	g.cws.drop()
 }
 
 func (g *tagGrammar) ended() bool { return g.state.phase == phaseContent }
@@ -391,6 +398,7 @@ func (g *tagGrammar) epoch() int { return 0 }
 func (g *tagGrammar) clone() grammar {
 	c := &tagGrammar{fam: g.fam, state: g.state}
 	c.ws.ws = append(c.ws.ws, g.ws.ws...)
+	c.cws.ws = append(c.cws.ws, g.cws.ws...)
 	c.lab.ps, c.lab.n = append(c.lab.ps, g.lab.ps...), g.lab.n
 	return c
 }
@@ -399,7 +407,8 @@ func (g *tagGrammar) clone() grammar {
 // tail of a tail marker is dropped; leading trimContent characters of
 // content, and trimOpen characters of a block, are dropped; trailing
 // whitespace of reasoning waits until more reasoning comes (and is dropped
-// when the block ends).
+// when the block ends), as, with trimContentEnd, content's does until more
+// content comes (and is dropped when the output ends).
 func (g *tagGrammar) emit(s string, at int, out emitter) {
 	if g.state.inTail {
 		t := strings.TrimLeft(s, g.fam.tail.chars)
@@ -434,6 +443,8 @@ func (g *tagGrammar) emit(s string, at int, out emitter) {
 	switch {
 	case g.state.phase == phaseReasoning && g.fam.trimReasoning:
 		g.ws.reasoning(s, at, out)
+	case g.state.phase == phaseContent && g.fam.trimContentEnd:
+		g.cws.send(phaseContent, s, at, out)
 	default:
 		out(g.state.phase, s, at)
 	}
@@ -528,7 +539,7 @@ func (f *tagFamily) newParser(tok tokenizer.Tokenizer, cfg reasoning.Config) (re
 			p.textIDs = true
 		}
 	}
-	if tok != nil && (f.trimReasoning || f.trimContent != "" || f.trimOpen != "" || f.label != "" || len(f.tails) > 0) {
+	if tok != nil && (f.trimReasoning || f.trimContentEnd || f.trimContent != "" || f.trimOpen != "" || f.label != "" || len(f.tails) > 0) {
 		p.textIDs = true // tokens of dropped whitespace or tails belong to no section
 	}
 	if tok != nil && f.toolBlocks {
@@ -695,7 +706,7 @@ func (p *thinkTag) Extract(output string) reasoning.Message {
 // entry describes the family for the registry-wide tests.
 func (f *tagFamily) entry() catalog.Entry {
 	return catalog.Entry{Markers: f.markers, Opens: f.spec.Open, Closes: f.spec.Close, Tools: f.tools, SwitchKeys: f.spec.Thinking.Keys,
-		Boundaries: f.boundaries, StripsSpace: f.trimReasoning || f.trimContent != "" || f.trimOpen != "",
+		Boundaries: f.boundaries, StripsSpace: f.trimReasoning || f.trimContentEnd || f.trimContent != "" || f.trimOpen != "",
 		Tails: f.tails, TailChars: f.tail.chars, TailEnd: f.tail.end, Headers: f.label != "", ToolBlocks: f.toolBlockPairs()}
 }
 
