@@ -7,6 +7,7 @@
 //
 //	apertus                  <|inner_prefix|>…<|inner_suffix|>, starts in content, one block; a stray closer is dropped
 //	apertus2509              <|inner_prefix|>…<|inner_suffix|> blocks, starts in content; <|tools_prefix|>[…<|tools_suffix|> inside a block goes to content in place
+//	apriel                   [BEGIN FINAL RESPONSE] only: before it reasoning (header dropped), after it content, [END FINAL RESPONSE], <|end|> and </s> dropped, whitespace around both trimmed
 //	basic                    <think>…</think>, starts in content, every <think> opens a block (base)
 //	beam                     Harmony, as openai_gptoss; tool calls kept whole in content
 //	cohere_cmd               <|START_THINKING|>…<|END_THINKING|>, starts in content, no markup stripped

@@ -806,23 +806,25 @@ func (h *heldText) String() string {
 	return b.String()
 }
 
-// trailingSpace holds the trailing whitespace of reasoning until more
-// reasoning comes: reasoning never ends in whitespace.
+// trailingSpace holds the trailing whitespace of a section (reasoning,
+// or content for a family that trims its end) until more of it comes.
 type trailingSpace struct{ ws []piece }
 
 // reasoning sends s, reasoning at offset at, to out, holding back its
 // trailing whitespace.
-func (t *trailingSpace) reasoning(s string, at int, out emitter) {
+func (t *trailingSpace) reasoning(s string, at int, out emitter) { t.send(phaseReasoning, s, at, out) }
+
+// send sends s, text of section ph at offset at, to out, holding back its
+// trailing whitespace; the whitespace held before it goes first when s is
+// not all whitespace.
+func (t *trailingSpace) send(ph phase, s string, at int, out emitter) {
 	body := strings.TrimRight(s, spaces)
 	if body == "" {
 		t.ws = append(t.ws, piece{s, at})
 		return
 	}
-	for _, w := range t.ws {
-		out(phaseReasoning, w.s, w.at)
-	}
-	t.ws = t.ws[:0]
-	out(phaseReasoning, body, at)
+	t.release(ph, out)
+	out(ph, body, at)
 	if len(body) < len(s) {
 		t.ws = append(t.ws, piece{s[len(body):], at + len(body)})
 	}
@@ -832,10 +834,7 @@ func (t *trailingSpace) reasoning(s string, at int, out emitter) {
 // trailing newline only (a family that drops the newline before its
 // closer, and no other whitespace).
 func (t *trailingSpace) newline(s string, at int, out emitter) {
-	for _, w := range t.ws {
-		out(phaseReasoning, w.s, w.at)
-	}
-	t.ws = t.ws[:0]
+	t.release(phaseReasoning, out)
 	if body, ok := strings.CutSuffix(s, "\n"); ok {
 		t.ws = append(t.ws, piece{"\n", at + len(body)})
 		s = body
@@ -845,7 +844,16 @@ func (t *trailingSpace) newline(s string, at int, out emitter) {
 	}
 }
 
-// drop forgets the held whitespace: reasoning ended.
+// release sends the held whitespace to section ph: text of that section
+// follows it.
+func (t *trailingSpace) release(ph phase, out emitter) {
+	for _, w := range t.ws {
+		out(ph, w.s, w.at)
+	}
+	t.ws = t.ws[:0]
+}
+
+// drop forgets the held whitespace: its section ended.
 func (t *trailingSpace) drop() { t.ws = t.ws[:0] }
 
 // endMemo is what IsReasoningEndStreaming remembers: its answer for each

@@ -305,6 +305,13 @@ func closeForecloses() rule {
 	return rule{"a closer before any block is text and forecloses one", func(t *tagSpec) { t.closeForecloses = true }}
 }
 
+// trimsContentEnd: the trailing whitespace of content is dropped at the
+// end of the output; until then it is held, and goes out when more content
+// comes (templates that write the answer's wrapper after a newline).
+func trimsContentEnd() rule {
+	return rule{"trailing whitespace of content dropped at the end", func(t *tagSpec) { t.trimContentEnd = true }}
+}
+
 // dropLeadingClose: starting in content, a closer before any text is
 // dropped, and the response is content to the end: no block opens after
 // it (MiniMax M3).

@@ -99,6 +99,7 @@ type tagSpec struct {
 	trimOnce         bool   // trimContent drops one character at most, not a run
 	trimOpen         string // characters dropped from the start of a reasoning block after its opening marker
 	trimStart        bool   // a response that starts in reasoning drops trimOpen characters from its start too
+	trimContentEnd   bool   // the trailing whitespace of content, at the end of the output, is dropped
 
 	// label is a channel name that may begin a reasoning block (Gemma 4's
 	// "thought\n" after <|channel>): dropped when the block's text begins
@@ -354,7 +355,9 @@ func (m *machine) reset(f *tagFamily, s tagState) {
 //     characters are dropped from the start;
 //   - trimReasoning: reasoning's trailing whitespace waits for more
 //     reasoning, and is dropped when the block ends; trimNewline: so does
-//     one trailing newline.
+//     one trailing newline;
+//   - trimContentEnd: content's trailing whitespace waits for more
+//     content, and is dropped when the output ends.
 //
 // Text that meets none of them, once the output has begun, goes straight
 // to its section: the driver sends it there itself (stance.direct).
@@ -362,6 +365,7 @@ type tagGrammar struct {
 	fam   *tagFamily
 	state tagState
 	ws    trailingSpace // trailing reasoning whitespace held back (trimReasoning)
+	cws   trailingSpace // trailing content whitespace held back (trimContentEnd)
 	lab   heldText      // the start of a block held while it may be the label (label)
 	gap   heldText      // the newlines after a closer, held while a wrapper may follow (wrap)
 	lead  heldText      // the whitespace that starts the output, held while the opener may follow (dropLeadSpace)
@@ -370,6 +374,7 @@ type tagGrammar struct {
 func (g *tagGrammar) reset(f *tagFamily, s tagState) {
 	g.fam, g.state = f, s
 	g.ws.drop()
+	g.cws.drop()
 	g.lab.reset()
 	g.gap.reset()
 	g.lead.reset()
@@ -379,7 +384,7 @@ func (g *tagGrammar) active() stance {
 	s := &g.state
 	st := stance{mask: g.fam.act[s.key()], direct: -1}
 	st.moves = !s.begun || s.trimming || s.labeling || s.inTail || s.gap || s.wrapped || s.leading
-	if !st.moves && (s.phase == phaseContent || !g.fam.trimReasoning && !g.fam.trimNewline) {
+	if !st.moves && (s.phase == phaseContent && !g.fam.trimContentEnd || s.phase == phaseReasoning && !g.fam.trimReasoning && !g.fam.trimNewline) {
 		st.direct = int8(s.phase)
 	}
 	return st
@@ -429,6 +434,7 @@ func (g *tagGrammar) marker(k, at int, out emitter) {
 		g.ws.drop() // reasoning ended: its trailing whitespace goes
 	}
 	if keep {
+		g.cws.release(phaseContent, out) // content follows the held whitespace
 		out(phaseContent, g.fam.markers[k], at)
 	}
 	g.state = next
@@ -457,6 +463,7 @@ func (g *tagGrammar) end(out emitter) {
 	g.settleLabel(out)
 	g.ws.drop()
 	g.gap.release(phaseContent, out) // no wrapper came: the newlines are content
+	g.cws.drop()
 }
 
 func (g *tagGrammar) ended() bool { return g.state.phase == phaseContent }
@@ -467,6 +474,7 @@ func (g *tagGrammar) epoch() int { return 0 }
 func (g *tagGrammar) clone() grammar {
 	c := &tagGrammar{fam: g.fam, state: g.state}
 	c.ws.ws = append(c.ws.ws, g.ws.ws...)
+	c.cws.ws = append(c.cws.ws, g.cws.ws...)
 	c.lab.ps, c.lab.n = append(c.lab.ps, g.lab.ps...), g.lab.n
 	c.gap.ps, c.gap.n = append(c.gap.ps, g.gap.ps...), g.gap.n
 	c.lead.ps, c.lead.n = append(c.lead.ps, g.lead.ps...), g.lead.n
@@ -475,11 +483,12 @@ func (g *tagGrammar) clone() grammar {
 
 // emit sends s to the current section, applying the family's rules: the
 // tail of a tail marker is dropped; newlines after a closer wait for a
-// wrapper, one newline after a wrapper goes (wrap); leading trimContent characters of
-// content (one with trimOnce), and trimOpen characters of a block, are
-// dropped; trailing whitespace of reasoning (a trailing newline with
-// trimNewline) waits until more reasoning comes, and is dropped when the
-// block ends.
+// wrapper, one newline after a wrapper goes (wrap); leading trimContent
+// characters of content (one with trimOnce), and trimOpen characters of a
+// block, are dropped; trailing whitespace of reasoning (a trailing newline
+// with trimNewline) waits until more reasoning comes, and is dropped when
+// the block ends, as, with trimContentEnd, content's does until more
+// content comes (and is dropped when the output ends).
 func (g *tagGrammar) emit(s string, at int, out emitter) {
 	if g.state.inTail {
 		t := strings.TrimLeft(s, g.fam.tail.chars)
@@ -539,6 +548,8 @@ func (g *tagGrammar) emit(s string, at int, out emitter) {
 		g.ws.reasoning(s, at, out)
 	case g.state.phase == phaseReasoning && g.fam.trimNewline:
 		g.ws.newline(s, at, out)
+	case g.state.phase == phaseContent && g.fam.trimContentEnd:
+		g.cws.send(phaseContent, s, at, out)
 	default:
 		out(g.state.phase, s, at)
 	}
@@ -633,7 +644,7 @@ func (f *tagFamily) newParser(tok tokenizer.Tokenizer, cfg reasoning.Config) (re
 			p.textIDs = true
 		}
 	}
-	if tok != nil && (f.trimReasoning || f.trimNewline || f.trimContent != "" || f.trimOpen != "" || f.label != "" || len(f.tails) > 0 || f.wrap[0] != "" || f.dropLeadSpace) {
+	if tok != nil && (f.trimReasoning || f.trimNewline || f.trimContentEnd || f.trimContent != "" || f.trimOpen != "" || f.label != "" || len(f.tails) > 0 || f.wrap[0] != "" || f.dropLeadSpace) {
 		p.textIDs = true // tokens of dropped whitespace or tails belong to no section
 	}
 	if tok != nil && f.toolBlocks {
@@ -800,7 +811,7 @@ func (p *thinkTag) Extract(output string) reasoning.Message {
 // entry describes the family for the registry-wide tests.
 func (f *tagFamily) entry() catalog.Entry {
 	return catalog.Entry{Markers: f.markers, Opens: f.spec.Open, Closes: f.spec.Close, Tools: f.tools, SwitchKeys: f.spec.Thinking.Keys,
-		Boundaries: f.boundaries, StripsSpace: f.trimReasoning || f.trimNewline || f.trimContent != "" || f.trimOpen != "" || f.wrap[0] != "" || f.dropLeadSpace,
+		Boundaries: f.boundaries, StripsSpace: f.trimReasoning || f.trimNewline || f.trimContentEnd || f.trimContent != "" || f.trimOpen != "" || f.wrap[0] != "" || f.dropLeadSpace,
 		Tails: f.tails, TailChars: f.tail.chars, TailEnd: f.tail.end, Headers: f.label != "", ToolBlocks: f.toolBlockPairs()}
 }
 

@@ -231,6 +231,7 @@ var realVocab = map[string]string{
 	"hunyuan_a13b": "hunyuan-a13b", "hy_v3": "hunyuan-a13b", "hy_v4": "hunyuan-a13b",
 	"kimi_k2": "kimi-k2", "kimi_k25": "kimi-k2", "kimi": "kimi-k2", "kimi_k3": "kimi-k2", "k2_horizon": "kimi-k2",
 	"mistral": "mistral-nemo",
+	"apriel":  "mistral-nemo", // Apriel Thinker is built on Pixtral 12B, Tekken's vocabulary: </s> is a control token
 	"olmo3":   "olmo",
 	"gemma4":  "gemma3",
 }
