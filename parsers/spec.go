@@ -266,6 +266,21 @@ func trimsStart() rule {
 	return rule{"start of a response in reasoning trimmed as after an opener", func(t *tagSpec) { t.trimStart = true }}
 }
 
+// trimsContentStart: a response that starts in content drops TrimContent's
+// characters from its start, as content does after a closer (templates
+// whose generation prompt leaves the newline that ends the role line to the
+// model).
+func trimsContentStart() rule {
+	return rule{"start of a response in content trimmed as after a closer", func(t *tagSpec) { t.trimContentStart = true }}
+}
+
+// markersAreText: markers count by their text even where a vocabulary has
+// one as a single token and deltas carry IDs (markers no real vocabulary
+// has as special tokens).
+func markersAreText() rule {
+	return rule{"markers matched by their text, IDs or not", func(t *tagSpec) { t.textOnly = true }}
+}
+
 // dropLeadingClose: starting in content, a closer before any text is
 // dropped.
 func dropLeadingClose() rule {
