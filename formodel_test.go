@@ -110,6 +110,7 @@ var forModelCases = []struct{ id, want string }{
 	{"openPangu-Embedded-7B", "pangu"},
 	{"pangu-pro-moe", "pangu"},
 	{"naver-hyperclovax/HyperCLOVAX-SEED-Think-32B", "hyperclovax_seed_think"},
+	{"naver-hyperclovax/HyperCLOVAX-SEED-Think-14B", "hyperclovax_seed_think_14b"},
 	{"IQuestLab/IQuest-Coder-V1-40B-Loop-Thinking", "iquest"},
 	{"iquest-coder-v2", "iquest_coder_v2"},
 	{"iquest-q1", "iquest_q1"},
@@ -162,12 +163,11 @@ func TestForModelUnknown(t *testing.T) {
 		"Qwen/Qwen2.5-7B-Instruct",
 		"mistralai/Mistral-7B-Instruct-v0.3",
 		"ibm-granite/granite-4.0-h-small",
-		"notqwen3",                           // a pattern starts a word
-		"example/xmimo",                      // likewise
-		"deepseek",                           // a family name alone is not a model
-		"meituan-longcat/LongCat-Flash-Chat", // LongCat's non-thinking model
-		"naver-hyperclovax/HyperCLOVAX-SEED-Think-14B", // another grammar (hyperclovax_seed_think_14b upstream)
-		"IQuestLab/IQuest-Coder-V1-40B-Instruct",       // IQuest's non-thinking model
+		"notqwen3",                               // a pattern starts a word
+		"example/xmimo",                          // likewise
+		"deepseek",                               // a family name alone is not a model
+		"meituan-longcat/LongCat-Flash-Chat",     // LongCat's non-thinking model
+		"IQuestLab/IQuest-Coder-V1-40B-Instruct", // IQuest's non-thinking model
 	} {
 		name, ok := reasoning.ForModel(id)
 		assert.False(t, ok, "ForModel(%q) = %q, want nothing", id, name)

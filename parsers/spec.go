@@ -312,6 +312,21 @@ func trimsContentEnd() rule {
 	return rule{"trailing whitespace of content dropped at the end", func(t *tagSpec) { t.trimContentEnd = true }}
 }
 
+// trimsContentStart: a response that starts in content drops TrimContent's
+// characters from its start, as content does after a closer (templates
+// whose generation prompt leaves the newline that ends the role line to the
+// model).
+func trimsContentStart() rule {
+	return rule{"start of a response in content trimmed as after a closer", func(t *tagSpec) { t.trimContentStart = true }}
+}
+
+// markersAreText: markers count by their text even where a vocabulary has
+// one as a single token and deltas carry IDs (markers no real vocabulary
+// has as special tokens).
+func markersAreText() rule {
+	return rule{"markers matched by their text, IDs or not", func(t *tagSpec) { t.textOnly = true }}
+}
+
 // dropLeadingClose: starting in content, a closer before any text is
 // dropped, and the response is content to the end: no block opens after
 // it (MiniMax M3).

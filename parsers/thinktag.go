@@ -100,6 +100,8 @@ type tagSpec struct {
 	trimOpen         string // characters dropped from the start of a reasoning block after its opening marker
 	trimStart        bool   // a response that starts in reasoning drops trimOpen characters from its start too
 	trimContentEnd   bool   // the trailing whitespace of content, at the end of the output, is dropped
+	trimContentStart bool   // a response that starts in content drops trimContent characters from its start too
+	textOnly         bool   // markers count by their text even when deltas carry IDs
 
 	// label is a channel name that may begin a reasoning block (Gemma 4's
 	// "thought\n" after <|channel>): dropped when the block's text begins
@@ -640,8 +642,11 @@ func (f *tagFamily) newParser(tok tokenizer.Tokenizer, cfg reasoning.Config) (re
 	}
 	for i, d := range delims {
 		p.seqs[i] = d.IDs
-		if tok != nil && !d.Single() {
+		if tok != nil && (!d.Single() || f.textOnly) {
 			p.textIDs = true
+		}
+		if f.textOnly {
+			p.single[i] = -1 // its token is its text: typed look-alikes count too
 		}
 	}
 	if tok != nil && (f.trimReasoning || f.trimNewline || f.trimContentEnd || f.trimContent != "" || f.trimOpen != "" || f.label != "" || len(f.tails) > 0 || f.wrap[0] != "" || f.dropLeadSpace) {
@@ -663,11 +668,14 @@ func (f *tagFamily) newParser(tok tokenizer.Tokenizer, cfg reasoning.Config) (re
 	if f.trimStart && start.phase == phaseReasoning {
 		start.trimming = true // the opener's whitespace, in the prompt or not, goes
 	}
+	if f.trimContentStart && start.phase == phaseContent && !start.inTool {
+		start.trimming = true // the role line's newline, written by the model, goes
+	}
 	p.start = start
 	if f.boundaryEnds != nil {
 		p.boundaryEnded = f.boundaryEnds(cfg)
 	}
-	p.begin(&tagGrammar{fam: f, state: start}, f.markers, false)
+	p.begin(&tagGrammar{fam: f, state: start}, f.markers, f.textOnly)
 	return p, nil
 }
 
@@ -812,7 +820,7 @@ func (p *thinkTag) Extract(output string) reasoning.Message {
 func (f *tagFamily) entry() catalog.Entry {
 	return catalog.Entry{Markers: f.markers, Opens: f.spec.Open, Closes: f.spec.Close, Tools: f.tools, SwitchKeys: f.spec.Thinking.Keys,
 		Boundaries: f.boundaries, StripsSpace: f.trimReasoning || f.trimNewline || f.trimContentEnd || f.trimContent != "" || f.trimOpen != "" || f.wrap[0] != "" || f.dropLeadSpace,
-		Tails: f.tails, TailChars: f.tail.chars, TailEnd: f.tail.end, Headers: f.label != "", ToolBlocks: f.toolBlockPairs()}
+		Tails: f.tails, TailChars: f.tail.chars, TailEnd: f.tail.end, Headers: f.label != "", ToolBlocks: f.toolBlockPairs(), MarkersAreText: f.textOnly}
 }
 
 // toolBlockPairs returns the family's tool-call blocks (toolBlocks): each
