@@ -51,6 +51,7 @@ var forModelCases = []struct{ id, want string }{
 	{"inclusionAI/Ling-3.0-flash", "ling3"},
 	{"MiniMaxAI/MiniMax-M3", "minimax_m3"},
 	{"MiniMaxAI/MiniMax-M2.5", "minimax_m2"},
+	{"MiniMaxAI/MiniMax-M1-80k", "minimax_m1"},
 	{"openai/gpt-oss-20b", "openai_gptoss"},
 	{"google/gemma-4-26B-A4B-it", "gemma4"},
 	{"gemma4:26b", "gemma4"},
