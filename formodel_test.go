@@ -162,6 +162,7 @@ var notByModel = []string{
 	"kimi_k25",                // Dynamo's Kimi K2.5; vLLM serves it with kimi_k2
 	"minimax_append_think",    // Dynamo's MiniMax M2 variant
 	"minimax_m2_append_think", // vLLM's no-split MiniMax M2 variant
+	"minimax_m2_sanitized",    // a vLLM pull request's MiniMax M2 with content normalised; minimax_m2 serves the models
 	"nemotron",                // a vLLM pull request's string-based parser; nemotron_v3 and nemotron_deci serve its models
 }
 
