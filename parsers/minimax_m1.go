@@ -2,6 +2,7 @@ package parsers
 
 import (
 	"github.com/reasoning-go/reasoning"
+	"github.com/reasoning-go/reasoning/internal/catalog"
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
@@ -61,8 +62,10 @@ func newMiniMaxM1(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Pars
 }
 
 func init() {
-	// The opener is named as the model writes it, with its newline.
+	// Info names the tags bare, <think> and </think>, as every other
+	// <think> family does: tools that look for markers across families
+	// (the doctor) find the tags, and the newlines are this family's rule.
 	register("minimax_m1", newMiniMaxM1, minimaxM1Family.entry(), about{engine: vllmPR, models: []string{"minimax-m1"},
 		summary: "`<think>\\n` (only at the start)…`\\n</think>\\n`, starts in content",
-		opens:   []string{thinkOpen + minimaxM1Newline}})
+		closes:  []string{thinkClose}, also: []catalog.Entry{{Markers: []string{thinkClose}}}})
 }
