@@ -29,9 +29,11 @@ import (
 // vLLM normalises each streamed content delta alone, so a name cut across
 // deltas is missed there; ours agrees with its extract (spec policy 2).
 // Upstream's false positive is kept ("see v2 . Next" gives "see v2.Next").
-// One difference needs unbounded holding to avoid: in a run of path
-// characters, upstream prefers the match after the run's last slash; ours
-// takes the first from the left (case "policy:2/ours:minimax_m2_sanitized/dots-before-a-later-slash").
+// Upstream makes the run one "." and drops any Unicode whitespace in it;
+// ours keeps its dots ("a . . py" is "a..py", "Step2... Next" is
+// "Step2...Next") and leaves a run with other whitespace than ASCII space,
+// tab and line ends alone, so that only such whitespace is dropped (spec
+// policy 3; cases "policy:3/...").
 func newMiniMaxM2Sanitized(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	p, err := minimaxM2Family.newParser(tok, cfg)
 	if err != nil {
@@ -61,8 +63,9 @@ func (p *sanitized) Extract(output string) reasoning.Message {
 
 // normalizePaths applies the normaliser to a whole text; the streaming
 // parser runs the same rules delta by delta. It joins a spaced-out file
-// name: the run of whitespace and dots (at least one dot) between a name
-// and an extension of 1–16 ASCII letters and digits becomes one "." when
+// name: the run of spaces, tabs, line ends and dots (at least one dot)
+// between a name and an extension of 1–16 ASCII letters and digits loses
+// its whitespace when
 //
 //   - (rule a) the name ends a path, a run of characters other than
 //     whitespace and "'`<>| with a / or \ inside it, and the extension is
@@ -115,6 +118,7 @@ type normRule interface {
 	// the run of whitespace and dots and of the whole match, and whether it
 	// is rewritten, or not matched.
 	try(t string, i int, eof bool) (v verdict, sepEnd, end int, rewrite bool)
+	// The run t[i:sepEnd] is rewritten as its dots.
 	// step takes the character r as ordinary text.
 	step(r rune)
 }
@@ -158,7 +162,11 @@ func normFeed[R normRule](rule R, s string, eof bool) string {
 			}
 			if v == matched {
 				if rewrite {
-					o.lit('.')
+					for k := i; k < sepEnd; k++ {
+						if t[k] == '.' {
+							o.lit('.')
+						}
+					}
 					o.span(sepEnd, end)
 				} else {
 					o.span(i, end)
@@ -236,17 +244,23 @@ func runeAt(t string, i int, eof bool) (r rune, size int, ok bool) {
 // separators U+001C to U+001F.
 func isSpace(r rune) bool { return unicode.IsSpace(r) || r >= 0x1c && r <= 0x1f }
 
+// dropSpace reports whether r is whitespace the normaliser drops: ASCII
+// space, tab and line ends. Other whitespace still ends a path and may
+// follow an extension, but is kept, so a run that holds it is left alone
+// (spec policy 3: only such whitespace may go).
+func dropSpace(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' }
+
 func isAlnum(r rune) bool {
 	return r < utf8.RuneSelf && (r|0x20 >= 'a' && r|0x20 <= 'z' || r >= '0' && r <= '9')
 }
 
-// sepAndExt reads what follows a name at t[i]: the run of whitespace and
-// dots, with the number of dots and whether it is just ".", then the
-// extension, ASCII letters and digits. next is the character after the
+// sepAndExt reads what follows a name at t[i]: the run of dots and
+// droppable whitespace, with the number of dots and whether it has
+// whitespace, then the extension, ASCII letters and digits. next is the character after the
 // extension (-1 at the end of the text). ok is false while t may end
 // before the extension does; n is 0, or above 16, when there is none that
 // fits.
-func sepAndExt(t string, i int, eof bool) (sepEnd, end int, dots int, single bool, next rune, ok bool) {
+func sepAndExt(t string, i int, eof bool) (sepEnd, end int, dots int, spaced bool, next rune, ok bool) {
 	j := i
 	for j < len(t) {
 		r, size, full := runeAt(t, j, eof)
@@ -255,7 +269,9 @@ func sepAndExt(t string, i int, eof bool) (sepEnd, end int, dots int, single boo
 		}
 		if r == '.' {
 			dots++
-		} else if !isSpace(r) {
+		} else if dropSpace(r) {
+			spaced = true
+		} else {
 			break
 		}
 		j += size
@@ -263,24 +279,24 @@ func sepAndExt(t string, i int, eof bool) (sepEnd, end int, dots int, single boo
 	if j == len(t) && !eof {
 		return 0, 0, 0, false, 0, false
 	}
-	sepEnd, single = j, dots == 1 && j == i+1
+	sepEnd = j
 	for j < len(t) && j-sepEnd <= 16 && isAlnum(rune(t[j])) {
 		j++
 	}
 	if j-sepEnd > 16 { // too long to be an extension
-		return sepEnd, j, dots, single, 0, true
+		return sepEnd, j, dots, spaced, 0, true
 	}
 	if j == len(t) {
 		if !eof {
 			return 0, 0, 0, false, 0, false
 		}
-		return sepEnd, j, dots, single, -1, true
+		return sepEnd, j, dots, spaced, -1, true
 	}
 	next, _, full := runeAt(t, j, eof)
 	if !full {
 		return 0, 0, 0, false, 0, false
 	}
-	return sepEnd, j, dots, single, next, true
+	return sepEnd, j, dots, spaced, next, true
 }
 
 // pathRule is the normaliser's rule (a): a name at the end of a path.
@@ -302,7 +318,7 @@ func (p *pathRule) filter() *normFilter { return &p.normFilter }
 func (p *pathRule) may(r rune) bool { return p.path && (r == '.' || isSpace(r)) }
 
 func (p *pathRule) try(t string, i int, eof bool) (verdict, int, int, bool) {
-	sepEnd, end, dots, single, next, ok := sepAndExt(t, i, eof)
+	sepEnd, end, dots, spaced, next, ok := sepAndExt(t, i, eof)
 	switch {
 	case !ok:
 		return undecided, 0, 0, false
@@ -313,8 +329,10 @@ func (p *pathRule) try(t string, i int, eof bool) (verdict, int, int, bool) {
 		// stretch before it; upstream prefers the match one byte on, in
 		// the stretch after the slash.
 		return noMatch, 0, 0, false
-	case single:
-		p.empty = true // upstream's match, which changes nothing
+	case !spaced:
+		// Dots alone: a match that changes nothing here (upstream's
+		// changes one of several dots; ours keeps them).
+		p.empty = true
 		return noMatch, 0, 0, false
 	case p.empty:
 		return noMatch, 0, 0, false
@@ -374,15 +392,15 @@ func (p *nameRule) filter() *normFilter { return &p.normFilter }
 func (p *nameRule) may(r rune) bool { return p.inRun && p.name && (r == '.' || isSpace(r)) }
 
 func (p *nameRule) try(t string, i int, eof bool) (verdict, int, int, bool) {
-	sepEnd, end, dots, single, next, ok := sepAndExt(t, i, eof)
+	sepEnd, end, dots, spaced, next, ok := sepAndExt(t, i, eof)
 	switch {
 	case !ok:
 		return undecided, 0, 0, false
 	case dots == 0 || end == sepEnd || end-sepEnd > 16 || next == '_':
 		return noMatch, 0, 0, false
-	case single:
-		// A match that changes nothing; its extension, after a dot, could
-		// not begin a name anyway.
+	case !spaced:
+		// Dots alone: a match that changes nothing here; its extension,
+		// after a dot, could not begin a name anyway.
 		return noMatch, 0, 0, false
 	}
 	rewrite := p.special || listedExtension(t[sepEnd:end])
