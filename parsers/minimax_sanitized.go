@@ -308,8 +308,9 @@ type pathRule struct {
 	slash bool // its last character is a slash with a character before it
 	path  bool // such a slash has a character after it: the run ends a path
 	// empty: in the stretch after the run's last such slash (from the
-	// second character after it) a one-dot extension already matched, which upstream takes as its match there
-	// (changing nothing), so no later run in the stretch is rewritten.
+	// second character after it) an extension after dots alone already
+	// matched. Upstream takes that as its match there, and it changes
+	// nothing here, so no later run in the stretch is rewritten.
 	empty bool
 }
 
