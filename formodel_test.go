@@ -51,6 +51,7 @@ var forModelCases = []struct{ id, want string }{
 	{"inclusionAI/Ling-3.0-flash", "ling3"},
 	{"MiniMaxAI/MiniMax-M3", "minimax_m3"},
 	{"MiniMaxAI/MiniMax-M2.5", "minimax_m2"},
+	{"MiniMaxAI/MiniMax-M1-80k", "minimax_m1"},
 	{"openai/gpt-oss-20b", "openai_gptoss"},
 	{"google/gemma-4-26B-A4B-it", "gemma4"},
 	{"gemma4:26b", "gemma4"},
@@ -189,6 +190,7 @@ var notByModel = []string{
 	"kimi_k25",                // Dynamo's Kimi K2.5; vLLM serves it with kimi_k2
 	"minimax_append_think",    // Dynamo's MiniMax M2 variant
 	"minimax_m2_append_think", // vLLM's no-split MiniMax M2 variant
+	"minimax_m2_sanitized",    // a vLLM pull request's MiniMax M2 with content normalised; minimax_m2 serves the models
 	"nemotron",                // a vLLM pull request's string-based parser; nemotron_v3 and nemotron_deci serve its models
 	"openpangu_v2",            // a vLLM pull request's; the spec names no model IDs
 }

@@ -52,8 +52,10 @@
 //	mimo                        as qwen3
 //	minicpmv                    as qwen3, reserved tokens dropped; enable_thinking default off (content; <think> still opens)
 //	minimax_append_think        <think> put back in front, then as basic
+//	minimax_m1                  <think>\n (only at the start)…\n</think>\n, starts in content
 //	minimax_m2                  <think>…</think>, <minimax:tool_call> ends reasoning, starts in reasoning (minimax)
 //	minimax_m2_append_think     no split: content is <think> + the output (glm45_append_think)
+//	minimax_m2_sanitized        as minimax_m2, with spaced-out file names in content joined (main . py → main.py)
 //	minimax_m3                  <mm:think>…</mm:think>; thinking_mode "enabled" starts in reasoning (default off: starts in content)
 //	mistral                     [THINK]…[/THINK] (v13) or <think>…</think> (v11), [TOOL_CALLS] ends reasoning, starts in content
 //	muse_glimmer                recipient-routed channels: to=self is reasoning, to=user content, tool calls to content (muse)
