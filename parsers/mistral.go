@@ -51,11 +51,16 @@ var mistralFamily = newTagFamily(ThinkTag{
 // comes; that whitespace is dropped when the block ends. Finish returns
 // what is held to the section it belongs to.
 // Upstream: spec vllm-channels-and-state §11, tests/parser/mistral/
-// test_reasoning.py. vLLM chooses one spelling from the tokenizer ([THINK]
-// when the vocabulary has it, else <think> when it supports grammars, else
-// no reasoning); we accept both in every vocabulary, because text alone
-// cannot tell a v11 model from a v13 one and each model writes only its own
-// spelling, and we never turn reasoning off. vLLM strips the trailing
+// test_reasoning.py; vllm/parser/mistral.py@0b19ebca (spec vllm-main
+// §1.11). vLLM chooses one spelling from the tokenizer ([THINK] when the
+// vocabulary has it, else <think> when it supports grammars, else no
+// reasoning), so there the other spelling is text. We accept both, with a
+// tokenizer or without: text alone cannot tell a v11 model from a v13 one,
+// and a spelling picked from the vocabulary would split the same text
+// differently with and without token IDs (the conformance kit checks that
+// they agree; spec policy 5). Each model writes only its own spelling, so
+// only an output that types the other spelling differs. We never turn
+// reasoning off. vLLM strips the trailing
 // whitespace of all reasoning taken together; we strip it per block, which
 // differs only for several blocks. vLLM's engine drops whitespace-only
 // content before [TOOL_CALLS]; that is tool parsing, left to the tool parser
