@@ -35,6 +35,7 @@ var gemma4Family = newTagFamily(ThinkTag{
 		dropped(gemmaTurnOpen, gemmaTurnClose, gemmaToolResponse, gemmaToolRespEnd, gemmaEOS),
 		toolBlocks(gemmaToolCallEnd),
 		labeled(gemmaThought),
+		labelOpens(),
 		boundaryAnswer(func(c reasoning.Config) bool { return !gemmaThinking(c) }),
 		responseIn(gemmaResponse),
 	},
@@ -65,8 +66,10 @@ func gemmaResponse(prompt string) string {
 // verbatim, up to and including <tool_call|>; no other marker counts inside
 // it. <|turn>, <turn|>, <|tool_response>, <tool_response|> and <eos> are
 // dropped wherever they come. With IDs, only the special tokens count.
-// Starts in: content. A prompt (WithPrompt) whose current turn still has a
-// <|channel> open starts the response in reasoning, as does
+// Starts in: content. An output whose first bytes are the bare label
+// "thought\n" starts in a thought channel, the label dropped; one that is
+// only "thought" gives nothing. A prompt (WithPrompt) whose current turn
+// still has a <|channel> open starts the response in reasoning, as does
 // WithForceReasoning(true); the label is dropped there too.
 // Thinking switch: chat_template_kwargs["enable_thinking"], default off. It
 // does not change the text split; it is the ID-level end check's answer
@@ -78,15 +81,21 @@ func gemmaResponse(prompt string) string {
 // with its label dropped; one inside reasoning is dropped; a stray
 // <channel|> in content is dropped.
 // Streaming: holds back fewer bytes than the longest marker while they may
-// start one, the first bytes of a channel while they may be its label, and
+// start one, the first bytes of a channel, and at most the first 8 bytes of
+// the output, while they may be the label (released as content when the
+// output does not begin with it, or a marker comes first), and
 // trailing whitespace of reasoning until more reasoning comes (dropped at
 // the end of the channel). Finish returns held text to its section.
 // Upstream: spec vllm-channels-and-state §12; tests/reasoning/
 // test_gemma4_reasoning_parser.py. vLLM's extract reads text before a lone
 // <channel|> as reasoning while its stream calls it content; we call it
-// content in both (spec policy 2; case "vllm:gemma4/invalid_simple"). vLLM
-// prepends <|channel> to a first delta that starts with "thought\n"; we
-// leave the start to the prompt (policy 4). vLLM strips the label once per
+// content in both (spec policy 2; case "vllm:gemma4/invalid_simple"). As
+// vLLM main's Gemma4Parser._preprocess_feed (@0b19ebca, spec vllm-main
+// §1.8 M3), an output that starts with "thought\n", or is "thought", opens
+// a thought channel; vLLM checks its first delta, we the output's first
+// bytes, so a first delta "thought" followed by anything but a newline is
+// content here. The ID-level end check and content IDs read the output's
+// first tokens for the label too. vLLM strips the label once per
 // response and drops a held label prefix when the stream ends, and content
 // of the same delta with it (§12.9); we strip it per channel and lose
 // nothing. vLLM main (vllm/parser/gemma4.py@0b19ebca, spec vllm-main

@@ -346,6 +346,11 @@ func labeled(label string) rule {
 	return rule{fmt.Sprintf("label %q dropped", label), func(t *tagSpec) { t.label = label }}
 }
 
+// labelOpens: the label as an output's first bytes opens a block (Gemma 4).
+func labelOpens() rule {
+	return rule{"label at the output's start opens a block", func(t *tagSpec) { t.labelOpens = true }}
+}
+
 // boundaryAnswer: the ID-level end check's answer at a turn boundary.
 func boundaryAnswer(fn func(reasoning.Config) bool) rule {
 	return rule{"end check at a boundary: by the switch", func(t *tagSpec) { t.boundaryEnds = fn }}

@@ -35,7 +35,7 @@ type tagState struct {
 	trimming bool // dropping leading characters: trimContent at the start of content, trimOpen at the start of a block
 	inTool   bool // phaseContent: inside a tool-call block (toolBlocks), where only its closers count
 	inTail   bool // dropping the tail of a tail marker (tails)
-	labeling bool // phaseReasoning: the block's label (label) is not settled yet
+	labeling bool // the block's label (label) is not settled yet; in content, the output's start while it may be the bare label (labelOpens)
 	gap      bool // phaseContent, right after a closer: newlines held while a wrapper (wrap) may follow
 	answer   bool // phaseContent: inside the answer wrapper (wrap)
 	wrapped  bool // phaseContent: the wrapper has just closed, so one newline after it is dropped
@@ -109,6 +109,13 @@ type tagSpec struct {
 	// (or output) that ends while its text is the label short of its
 	// trailing whitespace drops that too; any other prefix is reasoning.
 	label string
+	// labelOpens makes the label, as the very first bytes of an output
+	// that starts in content, open a block as the opener would, the label
+	// dropped (Gemma 4's bare "thought\n"). Those bytes are held while they
+	// may be it; an output that is only the label short of its trailing
+	// whitespace gives nothing; any other start, or a marker first, is
+	// content.
+	labelOpens bool
 	// wrap is an answer wrapper (ERNIE's <response>…</response>), both
 	// markers among drops, read in content: wrap[0] opens an answer block
 	// and wrap[1] closes the open one, both dropped; a run of newlines
@@ -402,6 +409,9 @@ func (g *tagGrammar) text(s string, at int, out emitter) {
 		}
 		g.releaseLead(out)
 	}
+	if !st.begun && st.phase == phaseContent && !st.inTool && g.fam.labelOpens {
+		st.labeling = true // the output may begin with the bare label
+	}
 	st.begun = true // the output has begun, which may change what counts
 	g.emit(s, at, out)
 }
@@ -427,6 +437,9 @@ func (g *tagGrammar) marker(k, at int, out emitter) {
 		} else {
 			g.releaseLead(out)
 		}
+	}
+	if g.state.labeling && g.state.phase == phaseContent {
+		g.releaseLabel(out) // a marker before the whole label: the start was content
 	}
 	next, keep := g.fam.step(g.state, k)
 	if next.phase != g.state.phase || next.labeling {
@@ -557,10 +570,12 @@ func (g *tagGrammar) emit(s string, at int, out emitter) {
 	}
 }
 
-// label matches s, text at offset at at the start of a block, against the
-// family's label. It returns what follows the label once the label is
-// complete, nothing while s may still be part of it, and all of s (after
-// the text held so far) when the block does not begin with it.
+// label matches s, text at offset at at the start of a block (or, with
+// labelOpens, of the output), against the family's label. It returns what
+// follows the label once the label is complete, nothing while s may still
+// be part of it, and all of s (after the text held so far) when the block
+// does not begin with it. A whole label in content opens a block, as the
+// opener does.
 func (g *tagGrammar) label(s string, at int, out emitter) (string, int) {
 	want := g.fam.label[g.lab.n:]
 	n := 0
@@ -570,6 +585,9 @@ func (g *tagGrammar) label(s string, at int, out emitter) (string, int) {
 	switch {
 	case n == len(want): // the whole label: dropped
 		g.lab.reset()
+		if g.state.phase == phaseContent {
+			g.state = g.fam.moves[g.state.key()][kindOpen].to
+		}
 		g.state.labeling = false
 		return s[n:], at + n
 	case n == len(s): // a prefix of the label so far: held
@@ -582,7 +600,7 @@ func (g *tagGrammar) label(s string, at int, out emitter) (string, int) {
 
 // settleLabel ends the label's hold when its block or the output ends: the
 // label short of its trailing whitespace is dropped, other text is
-// reasoning.
+// reasoning (content, at the output's start).
 func (g *tagGrammar) settleLabel(out emitter) {
 	if !g.state.labeling {
 		return

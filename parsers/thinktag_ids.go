@@ -1,6 +1,8 @@
 package parsers
 
 import (
+	"strings"
+
 	"github.com/reasoning-go/reasoning/internal/marker"
 )
 
@@ -27,8 +29,9 @@ func (p *thinkTag) IsReasoningEnd(ids []int) bool {
 	if p.tok == nil {
 		return p.answer(noEvent)
 	}
-	k, _ := p.lastEvent(p.output(ids))
-	return p.answer(k)
+	ids = p.output(ids)
+	k, _ := p.lastEvent(ids)
+	return p.answerFor(k, ids)
 }
 
 // IsReasoningEndStreaming answers as IsReasoningEnd(ids) does, where delta
@@ -44,10 +47,17 @@ func (p *thinkTag) IsReasoningEndStreaming(ids, delta []int) bool {
 	}
 	ids, delta = p.outputDelta(ids, delta)
 	from := max(0, len(ids)-len(delta))
+	if _, pending := p.startLabel(ids[:from]); pending {
+		// The output's first bytes may still be the bare label: the few
+		// IDs so far are read whole.
+		p.ended.cut(0)
+		k, _ := p.lastEvent(ids)
+		return p.answerFor(k, ids)
+	}
 	v, ok := p.ended.value(from)
 	if !ok {
 		k, inTool := p.lastEvent(ids[:from])
-		v = endValue(p.answer(k), inTool)
+		v = endValue(p.answerFor(k, ids[:from]), inTool)
 	}
 	p.ended.cut(from)
 	p.eventsAfter(ids, from, v&2 != 0, func(k, end int, inTool bool) {
@@ -127,6 +137,35 @@ func (p *thinkTag) answer(k int) bool {
 	}
 }
 
+// answerFor is answer(k) for the output ids: with labelOpens, an output
+// whose text begins with the label has opened a block, so with no marker
+// after it reasoning has not ended.
+func (p *thinkTag) answerFor(k int, ids []int) bool {
+	if opened, _ := p.startLabel(ids); opened && k == noEvent {
+		return false
+	}
+	return p.answer(k)
+}
+
+// startLabel reports, for a family with labelOpens whose response starts
+// in content, whether the text of the output ids begins with the label,
+// and whether that is still open (the text so far is a shorter prefix of
+// it). It decodes only the first IDs, up to the label's length in text.
+func (p *thinkTag) startLabel(ids []int) (opened, pending bool) {
+	f := p.fam()
+	if !f.labelOpens || p.tok == nil || p.start.phase != phaseContent || p.start.inTool {
+		return false, false
+	}
+	text := ""
+	for n := 1; n <= len(ids) && len(text) < len(f.label); n++ {
+		text = p.tok.Decode(ids[:n])
+	}
+	if len(text) >= len(f.label) {
+		return strings.HasPrefix(text, f.label), false
+	}
+	return false, strings.HasPrefix(f.label, text)
+}
+
 // lastEvent returns the last marker or boundary in ids: a marker's index,
 // boundaryEvent or noEvent, and whether a tool-call block is open at the
 // end. Markers that only drop text (drops, tails) or close a tool-call
@@ -193,7 +232,7 @@ func (p *thinkTag) ExtractContentIDs(ids []int) []int {
 		return ids
 	}
 	ids = p.output(ids)
-	if k, _ := p.lastEvent(ids); !p.answer(k) {
+	if k, _ := p.lastEvent(ids); !p.answerFor(k, ids) {
 		return nil
 	}
 	from, state := 0, p.start
