@@ -3,6 +3,7 @@ package parsers_test
 import (
 	"errors"
 	"strings"
+	"unicode/utf8"
 	"testing"
 
 	"github.com/reasoning-go/reasoning"
@@ -182,5 +183,23 @@ func TestAgreeUnsupportedConfigExample(t *testing.T) {
 	}
 	if _, err := reasoning.New("kimi_k3", nil, kw); err != nil {
 		t.Errorf("kimi_k3 with reasoning_effort extreme: %v", err)
+	}
+}
+
+// Content IDs decoded together give the content exactly, even where its
+// first token is part of a character split across tokens (vLLM
+// test_ufffd_reasoning_transition.py @37be96a9): decoding them one by one
+// would show U+FFFD, as ExtractContentIDs's doc warns.
+func TestContentIDsDecodeTogether(t *testing.T) {
+	tok := testvocab.Load(t, "qwen3")
+	const out = "plan</think>𝒳 answer"
+	p := newParser(t, "qwen3", tok)
+	ids := tok.Encode(out)
+	content := p.ExtractContentIDs(ids)
+	if got, want := tok.Decode(content), p.Extract(out).Content; got != want || want != "𝒳 answer" {
+		t.Errorf("content IDs decode to %q, Extract's content %q, want %q", got, want, "𝒳 answer")
+	}
+	if first := tok.Decode(content[:1]); utf8.ValidString(first) {
+		t.Logf("the first content token decodes alone to valid %q: this vocabulary no longer splits 𝒳", first)
 	}
 }
