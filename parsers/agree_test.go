@@ -3,8 +3,8 @@ package parsers_test
 import (
 	"errors"
 	"strings"
-	"unicode/utf8"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/reasoning-go/reasoning"
 	"github.com/reasoning-go/reasoning/internal/catalog"
