@@ -33,7 +33,7 @@ type hoistSpec struct {
 	reopen       bool // an opener in content opens another block (else only the first does)
 	dropLone     bool // a closer in content before any block is dropped (else text)
 	trimNewline  bool // one "\n" at each end of the reasoning is dropped
-	// off, when set, is the thinking switch: false means no reasoning, the
+	// thinking, when set, is the thinking switch: false means no reasoning, the
 	// response starts in content (where an opener still opens the block).
 	// identityOff makes thinking off the identity instead.
 	thinking    func(reasoning.Config) bool
@@ -185,7 +185,7 @@ func hoistStart(s *hoistSpec, cfg reasoning.Config, tok tokenizer.Tokenizer) *ho
 	if force != nil && *force {
 		return reason()
 	}
-	_, k := promptFrom(cfg, tok, s.markers, nil, 1<<hoOpen|1<<hoClose)
+	_, k, _ := promptFrom(cfg, tok, s.markers, nil, 1<<hoOpen|1<<hoClose, chatTurns)
 	if force == nil && k == hoOpen {
 		return reason() // a leading opener is still the block's own
 	}

@@ -303,7 +303,7 @@ func hunyuanStart(tok tokenizer.Tokenizer, cfg reasoning.Config) hyStart {
 		}
 		return hyStart{phase: hyBefore}
 	}
-	tail, k := promptFrom(cfg, tok, hyPromptMarkers, nil, 1<<len(hyPromptMarkers)-1)
+	tail, k, _ := promptFrom(cfg, tok, hyPromptMarkers, nil, 1<<len(hyPromptMarkers)-1, nil)
 	if k < 0 || k == len(hyMarkers) { // no marker, or the user's turn ended after it
 		return hyStart{phase: hyBefore}
 	}

@@ -161,7 +161,7 @@ func inklingStart(cfg reasoning.Config, tok tokenizer.Tokenizer) *inklingGrammar
 		g.phase = inklingInReasoning
 		return g
 	}
-	switch _, k := promptFrom(cfg, tok, inklingMarkers, nil, 1<<len(inklingMarkers)-1); k {
+	switch _, k, _ := promptFrom(cfg, tok, inklingMarkers, nil, 1<<len(inklingMarkers)-1, nil); k {
 	case imThinking:
 		g.phase = inklingInReasoning
 	case imText:

@@ -1,6 +1,7 @@
 package parsers
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/reasoning-go/reasoning"
@@ -8,10 +9,12 @@ import (
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
-// This file holds the machine layer the channel families (Harmony, Muse,
-// Inkling, Hunyuan A13B) share: one driver that runs a grammar over text fed
-// piece by piece, and one Parser shell around it. A family file keeps only
-// its grammar: its markers, its phases and its transitions.
+// This file holds the machine layer every family shares: one driver that
+// runs a grammar over text fed piece by piece (the think-tag machine's, the
+// channel families' — Harmony, Muse, Inkling, Hunyuan A13B — and the
+// hoisting families' of hoist.go), and the Parser shells around it. A
+// family file keeps only its grammar: its markers, its phases and its
+// transitions.
 //
 // The scanner (internal/marker) is the lexer. The driver owns it, the
 // offsets and spec policy 5 (IDs beat text); a grammar owns where it
@@ -202,7 +205,7 @@ func (d *driver) sync() {
 // of the prompt is not joined with the output. The grammar is then where
 // the prompt leaves it.
 func replay(g grammar, markers []string, anchors uint64, cfg reasoning.Config, tok tokenizer.Tokenizer) bool {
-	prompt, k := promptFrom(cfg, tok, markers, nil, anchors)
+	prompt, k, _ := promptFrom(cfg, tok, markers, nil, anchors, nil)
 	if k < 0 {
 		return false
 	}
@@ -233,22 +236,55 @@ func lastMarker(text string, markers []string, mask uint64) (k, at int) {
 
 // promptFrom returns the prompt from the last of the markers in mask it
 // holds, that marker first, and which marker it is; "", -1 when it holds
-// none. Prompt IDs, when a tokenizer can read them, beat prompt text: they
-// are decoded back from the end only as far as that marker, however long
-// the prompt, and a marker k with single[k] >= 0 (single may be nil) counts
-// only as that one token there, not as its characters typed as others.
-func promptFrom(cfg reasoning.Config, tok tokenizer.Tokenizer, markers []string, single []int, mask uint64) (text string, k int) {
+// none, or when one of turns (turn markers: the marker belongs to an
+// earlier turn) comes after the last. Prompt IDs, when a tokenizer can read
+// them, beat prompt text: they are decoded back from the end only as far
+// as that marker, however long the prompt, and a marker k with single[k] >=
+// 0 (single may be nil) counts only as that one token there, not as its
+// characters typed as others; a turn marker that is one token of tok, only
+// as that token. accept says the same of a marker found in text: it is the
+// accept a machine replaying text is fed with (acceptAll for prompt text).
+func promptFrom(cfg reasoning.Config, tok tokenizer.Tokenizer, markers []string, single []int, mask uint64, turns []string) (text string, k int, accept func(k, at int) bool) {
+	all, allSingle := markers, single
+	if len(turns) > 0 {
+		all = append(slices.Clip(markers), turns...)
+		allSingle = make([]int, len(all))
+		ids := tok != nil && len(cfg.PromptIDs) > 0
+		for i := range all {
+			if i < len(markers) {
+				allSingle[i] = idOf(single, i)
+				continue
+			}
+			if all[i] == "" {
+				continue
+			}
+			mask |= 1 << i
+			allSingle[i] = -1
+			if d, err := tokenizer.Resolve(tok, all[i]); ids && err == nil && d.Single() {
+				allSingle[i] = d.IDs[0]
+			}
+		}
+	}
+	text, k, accept = lastInPrompt(cfg, tok, all, allSingle, mask)
+	if k >= len(markers) {
+		return "", -1, acceptAll
+	}
+	return text, k, accept
+}
+
+// lastInPrompt is promptFrom without turns.
+func lastInPrompt(cfg reasoning.Config, tok tokenizer.Tokenizer, markers []string, single []int, mask uint64) (text string, k int, accept func(k, at int) bool) {
 	if tok == nil || len(cfg.PromptIDs) == 0 {
 		k, at := lastMarker(cfg.PromptText, markers, mask)
 		if k < 0 {
-			return "", -1
+			return "", -1, acceptAll
 		}
-		return cfg.PromptText[at:], k
+		return cfg.PromptText[at:], k, acceptAll
 	}
 	ids := cfg.PromptIDs
 	for n := 64; ; n *= 2 {
 		from := max(0, len(ids)-n)
-		t := tokenText{tok: tok, ids: ids[from:]}
+		t := &tokenText{tok: tok, ids: ids[from:]}
 		var b strings.Builder
 		for i := range t.ids {
 			b.WriteString(t.feed(i))
@@ -258,7 +294,7 @@ func promptFrom(cfg reasoning.Config, tok tokenizer.Tokenizer, markers []string,
 		// is in the tail too. One cut by the tail's start begins earlier.
 		k, at := -1, -1
 		for i, mk := range markers {
-			if mask&(1<<i) == 0 {
+			if mask&(1<<i) == 0 || mk == "" {
 				continue
 			}
 			for end := len(tail); ; {
@@ -274,12 +310,33 @@ func promptFrom(cfg reasoning.Config, tok tokenizer.Tokenizer, markers []string,
 			}
 		}
 		if k >= 0 {
-			return tail[at:], k
+			base := at
+			return tail[at:], k, func(k, at int) bool {
+				one := idOf(single, k)
+				return one < 0 || t.isToken(base+at, base+at+len(markers[k]), one)
+			}
 		}
 		if from == 0 {
-			return "", -1
+			return "", -1, acceptAll
 		}
 	}
+}
+
+// chatTurns are the turn markers of common chat templates. A marker in a
+// prompt before the last of them belongs to an earlier turn (a history
+// turn, the user's words, a system prompt) and does not say where the
+// response starts.
+var chatTurns = []string{
+	chatMLStart, chatMLEnd, // ChatML: Qwen, Phi, many
+	"<｜User｜>", "<｜Assistant｜>", // DeepSeek
+	"<|user|>", "<|assistant|>", // GLM, Phi-3
+	"<|im_user|>", "<|im_assistant|>", // Kimi
+	"<|start_header_id|>", "<|eot_id|>", // Llama 3
+	"<start_of_turn>", "<end_of_turn>", // Gemma 2 and 3
+	"[INST]", "[/INST]", // Mistral
+	"<|START_OF_TURN_TOKEN|>", "<|END_OF_TURN_TOKEN|>", // Cohere
+	"<|start_of_role|>", // Granite
+	"]~b]",              // MiniMax
 }
 
 // idOf is single[k], or -1 when single is nil.

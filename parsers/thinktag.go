@@ -724,9 +724,12 @@ func (f *tagFamily) startState(tok tokenizer.Tokenizer, cfg reasoning.Config, si
 	if force != nil && *force {
 		return tagState{phase: phaseReasoning, seen: true, labeling: f.label != ""}, true
 	}
-	ps, fromPrompt := f.fromPrompt(tok, cfg, single) // where the prompt leaves the response
+	var ps tagState // where the prompt leaves the response
+	var fromPrompt bool
 	if f.responseIn != nil {
 		ps, fromPrompt = f.replay(tok, cfg)
+	} else {
+		ps, fromPrompt = f.fromPrompt(tok, cfg, single)
 	}
 	if force == nil && fromPrompt && ps.phase == phaseReasoning {
 		return ps, true
@@ -790,21 +793,8 @@ func (f *tagFamily) replay(tok tokenizer.Tokenizer, cfg reasoning.Config) (s tag
 // typed as ordinary tokens.
 func (f *tagFamily) fromPrompt(tok tokenizer.Tokenizer, cfg reasoning.Config, single []int) (s tagState, ok bool) {
 	deciders := f.bits[kindOpen] | f.bits[kindClose] | f.bits[kindEnd] | f.bits[kindTool]
-	markers, mask := f.markers, deciders
-	if len(f.boundaries) > 0 {
-		markers = append(slices.Clip(f.markers), f.boundaries...)
-		single = slices.Clone(single)
-		for i, b := range f.boundaries {
-			mask |= 1 << (len(f.markers) + i)
-			one := -1
-			if d, err := tokenizer.Resolve(tok, b); err == nil && d.Single() {
-				one = d.IDs[0]
-			}
-			single = append(single, one)
-		}
-	}
-	text, k := promptFrom(cfg, tok, markers, single, mask)
-	if k < 0 || k >= len(f.markers) { // none, or a turn boundary after the last
+	text, k, accept := promptFrom(cfg, tok, f.markers, single, deciders, slices.Concat(f.boundaries, chatTurns))
+	if k < 0 { // none, or a turn began after the last
 		return tagState{}, false
 	}
 	// Where the marker counts: an opener in content before any block, the
@@ -815,7 +805,7 @@ func (f *tagFamily) fromPrompt(tok tokenizer.Tokenizer, cfg reasoning.Config, si
 	}
 	var m machine
 	m.reset(f, s)
-	m.feed(text, acceptAll, discard)
+	m.feed(text, accept, discard)
 	if held := m.sc.Flush(); held != "" { // a marker cut by the prompt's end is text
 		m.text(held, discard)
 	}
