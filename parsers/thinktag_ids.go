@@ -150,20 +150,27 @@ func (p *thinkTag) answerFor(k int, ids []int) bool {
 // startLabel reports, for a family with labelOpens whose response starts
 // in content, whether the text of the output ids begins with the label,
 // and whether that is still open (the text so far is a shorter prefix of
-// it). It decodes only the first IDs, up to the label's length in text.
+// it). It decodes only the first IDs, one at a time, up to the label's
+// length in text, and at most twice the label's length of them: IDs that
+// take longer to spell it (IDs that decode to nothing) do not begin with
+// it, so the answer is settled after a bounded prefix whatever the IDs.
 func (p *thinkTag) startLabel(ids []int) (opened, pending bool) {
 	f := p.fam()
 	if !f.labelOpens || p.tok == nil || p.start.phase != phaseContent || p.start.inTool {
 		return false, false
 	}
-	text := ""
-	for n := 1; n <= len(ids) && len(text) < len(f.label); n++ {
-		text = p.tok.Decode(ids[:n])
+	var text []byte
+	n := 0
+	for ; n < len(ids) && n < 2*len(f.label) && len(text) < len(f.label); n++ {
+		text = append(text, p.tok.Decode(ids[n:n+1])...)
 	}
-	if len(text) >= len(f.label) {
-		return strings.HasPrefix(text, f.label), false
+	switch {
+	case len(text) >= len(f.label):
+		return strings.HasPrefix(string(text), f.label), false
+	case n == 2*len(f.label):
+		return false, false
 	}
-	return false, strings.HasPrefix(f.label, text)
+	return false, strings.HasPrefix(f.label, string(text))
 }
 
 // lastEvent returns the last marker or boundary in ids: a marker's index,
@@ -239,14 +246,24 @@ func (p *thinkTag) ExtractContentIDs(ids []int) []int {
 	if b, _ := marker.LastIndexAny(ids, p.bounds, allOf(p.bounds), 0); b >= 0 {
 		from = b + 1
 	}
+	// The last opener that counts (an opener of a family whose openers
+	// count only at the output's start, only there; see decides) begins
+	// the last block.
 	if !p.textIDs {
-		if o, k := marker.LastIndexAny(ids, p.seqs, p.fam().bits[kindOpen], from); k >= 0 {
+		o, k := marker.LastIndexAny(ids, p.seqs, p.fam().bits[kindOpen], from)
+		if k >= 0 && !p.decides(k, o) {
+			o, k = 0, -1
+			if from == 0 {
+				k = marker.MatchAt(ids, 0, p.seqs, p.fam().bits[kindOpen])
+			}
+		}
+		if k >= 0 {
 			from, state = o+len(p.seqs[k]), tagState{phase: phaseReasoning, opened: true, seen: true}
 		}
 	} else {
 		open := -1
 		p.events(ids, from, from == 0 && p.start.inTool, func(k, start, _ int, _ bool) {
-			if k >= 0 && p.fam().kinds[k] == kindOpen {
+			if k >= 0 && p.fam().kinds[k] == kindOpen && p.decides(k, start) {
 				open = start
 			}
 		})
