@@ -21,8 +21,9 @@ import (
 // Repeats: as minimax_m2. Reasoning is never rewritten, nor are the IDs
 // ExtractContentIDs returns.
 // Streaming: as minimax_m2; content also holds back a run of whitespace and
-// dots after a name, and up to 17 bytes after it, until they show whether
-// the run is rewritten. Finish rewrites or returns what is held.
+// dots after a name (at most 64 bytes: a longer run is left alone), and up
+// to 17 bytes after it, until they show whether the run is rewritten.
+// Finish rewrites or returns what is held.
 // Upstream: spec field-names §12; vllm/reasoning/minimax_m2_sanitized_reasoning_parser.py
 // @ee33461a, vllm/parser/path_normalizer.py and
 // tests/reasoning/test_minimax_m2_sanitized_reasoning_parser.py@8eedc75d.
@@ -33,7 +34,9 @@ import (
 // ours keeps its dots ("a . . py" is "a..py", "Step2... Next" is
 // "Step2...Next") and leaves a run with other whitespace than ASCII space,
 // tab and line ends alone, so that only such whitespace is dropped (spec
-// policy 3; cases "policy:3/...").
+// policy 3; cases "policy:3/..."). Upstream joins a run of any length;
+// ours leaves one longer than 64 bytes alone, so that a stream holds back
+// a bounded amount (case "ours:minimax_m2_sanitized/long-run-kept").
 func newMiniMaxM2Sanitized(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
 	p, err := minimaxM2Family.newParser(tok, cfg)
 	if err != nil {
@@ -254,15 +257,25 @@ func isAlnum(r rune) bool {
 	return r < utf8.RuneSelf && (r|0x20 >= 'a' && r|0x20 <= 'z' || r >= '0' && r <= '9')
 }
 
+// maxSepRun bounds the run of dots and whitespace between a name and its
+// extension that the normaliser joins: a longer run is left alone, so that
+// what a stream holds back, and reads again, stays bounded (a model that
+// floods newlines).
+const maxSepRun = 64
+
 // sepAndExt reads what follows a name at t[i]: the run of dots and
 // droppable whitespace, with the number of dots and whether it has
-// whitespace, then the extension, ASCII letters and digits. next is the character after the
-// extension (-1 at the end of the text). ok is false while t may end
-// before the extension does; n is 0, or above 16, when there is none that
-// fits.
+// whitespace, then the extension, ASCII letters and digits. next is the
+// character after the extension (-1 at the end of the text). ok is false
+// while t may end before the extension does; end is sepEnd, or more than 16
+// past it, when there is no extension that fits, and sepEnd is end for a
+// run longer than maxSepRun.
 func sepAndExt(t string, i int, eof bool) (sepEnd, end int, dots int, spaced bool, next rune, ok bool) {
 	j := i
 	for j < len(t) {
+		if j-i > maxSepRun {
+			return j, j, dots, spaced, 0, true // too long a run to join
+		}
 		r, size, full := runeAt(t, j, eof)
 		if !full {
 			return 0, 0, 0, false, 0, false
