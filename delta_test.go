@@ -68,3 +68,17 @@ func TestCollectEmpty(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, reasoning.Message{}, reasoning.Collect(p, nil))
 }
+
+// TestNonEmptyContentStreamsAfterContent: with WithNonEmptyContent, once
+// content has come the swap cannot apply, and reasoning streams again.
+func TestNonEmptyContentStreamsAfterContent(t *testing.T) {
+	p, err := reasoning.New("basic", nil, reasoning.WithNonEmptyContent(true))
+	require.NoError(t, err)
+	got := []reasoning.Message{
+		p.ExtractStreaming(reasoning.Delta{Text: "<think>a"}),
+		p.ExtractStreaming(reasoning.Delta{Text: "</think>b"}),
+		p.ExtractStreaming(reasoning.Delta{Text: "<think>c"}),
+		p.Finish(),
+	}
+	assert.Equal(t, []reasoning.Message{{}, {Reasoning: "a", Content: "b"}, {Reasoning: "c"}, {}}, got)
+}

@@ -11,8 +11,10 @@ func shape(p Parser, cfg Config) Parser {
 	}
 	// NonEmptyContent holds reasoning back as StreamReasoning(false) does:
 	// only then can a response that brings no content give its reasoning
-	// as content, as Extract does.
-	s := &shaped{Parser: p, stream: cfg.StreamReasoning && !cfg.NonEmptyContent, nonEmpty: cfg.NonEmptyContent}
+	// as content, as Extract does. Once content has come the swap cannot
+	// apply, and reasoning streams again if StreamReasoning asks.
+	s := &shaped{Parser: p, stream: cfg.StreamReasoning && !cfg.NonEmptyContent, nonEmpty: cfg.NonEmptyContent,
+		streamAfterContent: cfg.StreamReasoning}
 	if seg, ok := p.(Segmenter); ok {
 		return &shapedSegmenter{s, seg}
 	}
@@ -40,7 +42,10 @@ type shaped struct {
 	nonEmpty   bool            // no content at the end: reasoning becomes content
 	held       strings.Builder // reasoning not emitted yet (stream false)
 	anyContent bool            // some content was emitted
-	finished   bool
+	// streamAfterContent: reasoning streams once content has come
+	// (NonEmptyContent with StreamReasoning).
+	streamAfterContent bool
+	finished           bool
 }
 
 // Unwrap returns the family's parser.
@@ -59,8 +64,17 @@ func (s *shaped) ExtractStreaming(d Delta) Message {
 		return Message{}
 	}
 	m := s.Parser.ExtractStreaming(d)
-	if m.Content != "" {
+	if m.Content != "" && !s.anyContent {
 		s.anyContent = true
+		if s.streamAfterContent && !s.stream { // what was held goes out with the first content
+			if s.held.Len() > 0 {
+				s.held.WriteString(m.Reasoning)
+				m.Reasoning = s.held.String()
+				s.held.Reset()
+			}
+			s.stream = true
+			return m
+		}
 	}
 	if s.stream {
 		return m
