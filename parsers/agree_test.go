@@ -9,6 +9,7 @@ import (
 	"github.com/reasoning-go/reasoning"
 	"github.com/reasoning-go/reasoning/internal/catalog"
 	"github.com/reasoning-go/reasoning/internal/testvocab"
+	"github.com/reasoning-go/reasoning/reasoningtest"
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
@@ -201,5 +202,66 @@ func TestContentIDsDecodeTogether(t *testing.T) {
 	}
 	if first := tok.Decode(content[:1]); utf8.ValidString(first) {
 		t.Logf("the first content token decodes alone to valid %q: this vocabulary no longer splits 𝒳", first)
+	}
+}
+
+// A marker in an earlier turn of the prompt (the user's words, a history
+// turn) does not say where the response starts: the prompt's last deciding
+// marker counts only after the last turn marker.
+func TestAgreePromptEarlierTurn(t *testing.T) {
+	for _, tt := range []struct{ name, prompt string }{
+		{"deepseek_r1", "<｜User｜>What does </think> mean?<｜Assistant｜>"},
+		{"qwen3", "<|im_start|>assistant\n<think>\nold\n</think>\n\nA1<|im_end|>\n<|im_start|>user\nQ2<|im_end|>\n<|im_start|>assistant\n"},
+		{"glm45", "<|assistant|>old</think>A1<|user|>Q2<|assistant|>"},
+	} {
+		p := newParser(t, tt.name, nil, reasoning.WithPrompt(tt.prompt, nil))
+		if got, want := p.Extract("new thoughts</think>answer"), (reasoning.Message{Reasoning: "new thoughts", Content: "answer"}); got != want {
+			t.Errorf("%s after %q: got %+v, want %+v", tt.name, tt.prompt, got, want)
+		}
+	}
+}
+
+// In prompt IDs, a marker's characters typed as ordinary tokens after the
+// marker's own token do not count when the prompt is read (IDs beat text).
+func TestAgreePromptTypedLookalike(t *testing.T) {
+	tok := reasoningtest.ToyVocab([]string{"<think>", "</think>", "<|im_start|>", "<|im_end|>"})
+	prompt := "<|im_start|>assistant\n<think>\nI typed </think> here"
+	ids := tok.Encode("<|im_start|>assistant\n<think>")
+	for _, b := range []byte("\nI typed </think> here") {
+		ids = append(ids, tok.Base()+int(b))
+	}
+	for _, name := range []string{"qwen3", "deepseek_r1", "minimax_m2"} {
+		p := newParser(t, name, tok, reasoning.WithPrompt(prompt, ids))
+		if got := p.Extract("more</think>answer"); got.Reasoning != "more" {
+			t.Errorf("%s: got %+v, want reasoning %q", name, got, "more")
+		}
+		if p.IsReasoningEnd(ids) {
+			t.Errorf("%s: IsReasoningEnd(prompt IDs) = true", name)
+		}
+	}
+}
+
+// countingTok counts Decode calls: the work of the ID methods.
+type countingTok struct {
+	tokenizer.Tokenizer
+	decodes int
+}
+
+func (c *countingTok) Decode(ids []int) string { c.decodes++; return c.Tokenizer.Decode(ids) }
+
+// gemma4's end check reads a bounded prefix for its bare label: IDs that
+// decode to nothing cost a bounded number of decodes per delta.
+func TestAgreeLabelCheckBounded(t *testing.T) {
+	tok := &countingTok{Tokenizer: reasoningtest.ToyVocab([]string{"<|channel>", "<channel|>"})}
+	p := newParser(t, "gemma4", tok)
+	const n = 2000
+	var ids []int
+	tok.decodes = 0
+	for range n {
+		ids = append(ids, -5)
+		p.IsReasoningEndStreaming(ids, ids[len(ids)-1:])
+	}
+	if tok.decodes > 100*n {
+		t.Errorf("%d decodes for %d one-token deltas: the check reads the sequence again", tok.decodes, n)
 	}
 }

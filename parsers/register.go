@@ -17,7 +17,6 @@ const (
 	sglang     = "SGLang"
 	smg        = "SGLang gateway (SMG)"
 	dynamo     = "Dynamo"
-	trtllm     = "TensorRT-LLM"
 	lmdeploy   = "LMDeploy"
 )
 
