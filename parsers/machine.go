@@ -260,8 +260,11 @@ func promptFrom(cfg reasoning.Config, tok tokenizer.Tokenizer, markers []string,
 			}
 			mask |= 1 << i
 			allSingle[i] = -1
-			if d, err := tokenizer.Resolve(tok, all[i]); ids && err == nil && d.Single() {
-				allSingle[i] = d.IDs[0]
+			if !ids {
+				continue // prompt text: no IDs to check
+			}
+			if id, ok := tok.TokenID(all[i]); ok { // a vocabulary lookup: New stays cheap
+				allSingle[i] = id
 			}
 		}
 	}
