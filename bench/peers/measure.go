@@ -29,8 +29,11 @@ type cell struct {
 }
 
 // median returns the median of the cell's samples.
-func (c *cell) median() float64 {
-	s := slices.Sorted(slices.Values(c.samples))
+func (c *cell) median() float64 { return median(c.samples) }
+
+// median returns the median of xs.
+func median(xs []float64) float64 {
+	s := slices.Sorted(slices.Values(xs))
 	n := len(s)
 	if n%2 == 1 {
 		return s[n/2]
