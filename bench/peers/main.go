@@ -85,11 +85,27 @@ func run(out io.Writer, count int, budget time.Duration) error {
 			}
 		}
 	}
-	printTable(out, rs, workloads, cells, notes, count, budget, mem.HeapAlloc)
+	t := table{rs, workloads, cells, notes, count, budget, mem.HeapAlloc}
+	t.print(out)
 	return nil
 }
 
-func printTable(out io.Writer, rs []row, workloads map[string]*workload, cells [][columns]*cell, notes []string, count int, budget time.Duration, heap uint64) {
+// A table is a finished run: its rows, their cells (nil where a row has no
+// figure) and the notes on their splits, and how it was measured.
+type table struct {
+	rows      []row
+	workloads map[string]*workload
+	cells     [][columns]*cell
+	notes     []string
+	count     int
+	budget    time.Duration
+	heap      uint64 // live heap bytes while measuring
+}
+
+// print writes t as Markdown: the machine, the table, how it was measured
+// and how noisy it was, and how each row's split differs from ours.
+func (t table) print(out io.Writer) {
+	rs, workloads, cells, notes, count, budget, heap := t.rows, t.workloads, t.cells, t.notes, t.count, t.budget, t.heap
 	fmt.Fprintf(out, "Machine: %s, %s/%s, GOMAXPROCS=%d, %s, %s; Ollama %s.\n\n",
 		cpuModel(), runtime.GOOS, runtime.GOARCH, runtime.GOMAXPROCS(0), runtime.Version(),
 		time.Now().UTC().Format("2006-01-02"), moduleVersion("github.com/ollama/ollama"))
