@@ -10,7 +10,7 @@ FUZZTIME ?= 10s
 
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: test check bench fuzz vocab lint docs
+.PHONY: test check bench fuzz vocab lint docs peers peers-check
 
 test:
 	@unformatted="$$(gofmt -l .)"; if [ -n "$$unformatted" ]; then echo "gofmt would change:"; echo "$$unformatted"; exit 1; fi
@@ -23,7 +23,7 @@ test:
 # The exhaustive tier: staticcheck, every test under the race detector, the
 # sweeps included (their parallel subtests share the registry, catalogs and
 # tokenizers), and a bounded run of every fuzz target.
-check: lint
+check: lint peers-check
 	$(GO) test -race -timeout 60m ./...
 	$(MAKE) fuzz
 
@@ -32,6 +32,23 @@ lint:
 	$(GO) vet ./...
 	$(GO) vet -tags hftokenizers ./tokenizer/hftokenizers/
 	$(GO) run $(STATICCHECK) ./...
+
+# The comparison with peers (the README's "Compared with peers"): this
+# library beside Ollama's Go parsers on the same workloads, as a Markdown
+# table. bench/peers is a module of its own, so that the library does not
+# depend on Ollama; go test ./... and go vet ./... here do not see it. The
+# one-token columns need the real vocabularies: make vocab, or
+# REASONING_VOCAB_DIR. PEERSFLAGS: -count (rounds) and -time (CPU per sample).
+PEERSFLAGS ?= -count 5 -time 500ms
+peers:
+	cd bench/peers && $(GO) test -count=1 . && $(GO) run . $(PEERSFLAGS)
+
+# make check's part of bench/peers: it builds, vets, passes staticcheck and
+# its tests (the peers split the workloads as this library does), without
+# measuring anything. With the module cache empty it fetches Ollama's module
+# (about 60 MB) and builds it: about 40 s on the 2-core machine.
+peers-check:
+	cd bench/peers && $(GO) vet . && $(GO) run $(STATICCHECK) . && $(GO) test -count=1 .
 
 # Every benchmark matching BENCH, then the README's performance table
 # (parsers' BenchmarkTable) as Markdown. The one-token columns need the real
