@@ -1,4 +1,4 @@
-package main
+package openai
 
 import (
 	"bufio"
@@ -77,15 +77,17 @@ func (u *upstream) requests() int {
 	return len(u.bodies)
 }
 
-// startGateway serves a gateway in front of up, configured by args as on
-// the command line.
-func startGateway(t *testing.T, up *upstream, args ...string) *httptest.Server {
-	cfg, _, err := parseArgs(append([]string{"-upstream", up.URL}, args...))
-	require.NoError(t, err)
-	cfg.log = log.New(io.Discard, "", 0)
-	gw := httptest.NewServer(newGateway(cfg))
+// startGateway serves a Handler in front of up, configured by opts.
+func startGateway(t *testing.T, up *upstream, opts ...Option) *httptest.Server {
+	gw := httptest.NewServer(NewHandler(mustURL(t, up.URL), append([]Option{WithErrorLog(log.New(io.Discard, "", 0))}, opts...)...))
 	t.Cleanup(gw.Close)
 	return gw
+}
+
+func mustURL(t testing.TB, s string) *url.URL {
+	u, err := url.Parse(s)
+	require.NoError(t, err)
+	return u
 }
 
 // A chunk builds one chat.completion.chunk with the fields a vLLM stream
@@ -223,7 +225,7 @@ func TestStreamSplitsWithMarkersCutAnywhere(t *testing.T) {
 		usageChunk,
 		"[DONE]",
 	))
-	gw := startGateway(t, up)
+	gw := startGateway(t, up, WithField(FieldReasoning))
 	resp := postChat(t, gw, `{"model":"deepseek-ai/DeepSeek-R1-0528","stream":true,"stream_options":{"include_usage":true},"messages":[]}`)
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 	assert.Equal(t, "text/event-stream; charset=utf-8", resp.Header.Get("Content-Type"))
@@ -257,7 +259,7 @@ func TestStreamFinishEmitsHeldTextBeforeTheFinish(t *testing.T) {
 		chunk(delta(0, "", "length")),
 		"[DONE]",
 	))
-	gw := startGateway(t, up, "-parser", "deepseek_r1")
+	gw := startGateway(t, up, WithParser("deepseek_r1"), WithField(FieldReasoning))
 	data := sseData(t, postChat(t, gw, `{"model":"x","stream":true}`).Body)
 	got := assemble(t, data, "reasoning")
 	assert.Equal(t, &split{Reasoning: "a</th", Finish: "length"}, got[0])
@@ -275,7 +277,7 @@ func TestStreamFinishChunkWithTextKeepsOrder(t *testing.T) {
 		chunk(delta(0, "wer <", "stop")), // "<" may start <think>: held
 		"[DONE]",
 	))
-	gw := startGateway(t, up, "-parser", "glm45")
+	gw := startGateway(t, up, WithParser("glm45"), WithField(FieldReasoning))
 	data := sseData(t, postChat(t, gw, `{"model":"x","stream":true}`).Body)
 	assert.Equal(t, &split{Reasoning: "r", Content: "answer <", Finish: "stop"}, assemble(t, data, "reasoning")[0])
 	require.Len(t, data, 4)
@@ -292,7 +294,7 @@ func TestStreamDoneFinishesOpenChoices(t *testing.T) {
 			events = append(events, "[DONE]")
 		}
 		up := newUpstream(t, serveSSE(3, events...))
-		gw := startGateway(t, up, "-parser", "qwen3")
+		gw := startGateway(t, up, WithParser("qwen3"), WithField(FieldReasoning))
 		data := sseData(t, postChat(t, gw, `{"model":"x","stream":true}`).Body)
 		if !done {
 			data = append(data, "[DONE]") // assemble wants it; the gateway invents none
@@ -313,7 +315,7 @@ func TestStreamSeveralChoices(t *testing.T) {
 		chunk(delta(1, "!", "stop")),
 		"[DONE]",
 	))
-	gw := startGateway(t, up, "-field", "reasoning_content")
+	gw := startGateway(t, up, WithField(FieldReasoningContent))
 	data := sseData(t, postChat(t, gw, `{"model":"Qwen/Qwen3-8B","stream":true,"n":2}`).Body)
 	got := assemble(t, data, "reasoning_content")
 	if diff := cmp.Diff(map[int]*split{
@@ -338,7 +340,7 @@ func TestStreamToolCallPassesThrough(t *testing.T) {
 		chunk(`{"index":0,"delta":{},"finish_reason":"tool_calls"}`),
 		"[DONE]",
 	))
-	gw := startGateway(t, up, "-parser", "qwen3")
+	gw := startGateway(t, up, WithParser("qwen3"), WithField(FieldReasoning))
 	data := sseData(t, postChat(t, gw, `{"model":"x","stream":true,"tools":[]}`).Body)
 	got := assemble(t, data, "reasoning")[0]
 	assert.Equal(t, "I need the weather.", got.Reasoning)
@@ -355,7 +357,7 @@ func TestStreamUpstreamThatSplitsIsLeftAlone(t *testing.T) {
 		"[DONE]",
 	}
 	up := newUpstream(t, serveSSE(64, events...))
-	gw := startGateway(t, up, "-parser", "qwen3") // qwen3 would read "answer" as reasoning
+	gw := startGateway(t, up, WithParser("qwen3"), WithField(FieldReasoning)) // qwen3 would read "answer" as reasoning
 	data := sseData(t, postChat(t, gw, `{"model":"x","stream":true}`).Body)
 	assert.Equal(t, events, data)
 }
@@ -375,7 +377,7 @@ func TestStreamIsNotBuffered(t *testing.T) {
 		}
 		io.WriteString(w, "data: "+chunk(delta(0, "</think>second", "stop"))+"\n\ndata: [DONE]\n\n")
 	})
-	gw := startGateway(t, up, "-parser", "qwen3")
+	gw := startGateway(t, up, WithParser("qwen3"), WithField(FieldReasoning))
 	resp := postChat(t, gw, `{"model":"x","stream":true}`)
 	br := bufio.NewReader(resp.Body)
 	line, err := br.ReadString('\n')
@@ -404,7 +406,7 @@ func TestClientDisconnectCancelsUpstream(t *testing.T) {
 			}
 		}
 	})
-	gw := startGateway(t, up, "-parser", "qwen3")
+	gw := startGateway(t, up, WithParser("qwen3"), WithField(FieldReasoning))
 	ctx, cancel := context.WithCancel(context.Background())
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, gw.URL+"/v1/chat/completions",
 		strings.NewReader(`{"model":"x","stream":true}`))
@@ -431,7 +433,7 @@ func TestUpstreamErrorsPassThrough(t *testing.T) {
 		w.WriteHeader(http.StatusNotFound)
 		io.WriteString(w, body)
 	})
-	gw := startGateway(t, up, "-parser", "qwen3")
+	gw := startGateway(t, up, WithParser("qwen3"), WithField(FieldReasoning))
 	for _, stream := range []string{"true", "false"} {
 		resp := postChat(t, gw, `{"model":"x","stream":`+stream+`}`)
 		assert.Equal(t, http.StatusNotFound, resp.StatusCode)
@@ -442,7 +444,7 @@ func TestUpstreamErrorsPassThrough(t *testing.T) {
 
 	// An upstream that cannot be reached is a 502 in OpenAI's error shape.
 	down := newUpstream(t, nil)
-	gw = startGateway(t, down, "-parser", "qwen3")
+	gw = startGateway(t, down, WithParser("qwen3"), WithField(FieldReasoning))
 	down.Close()
 	resp := postChat(t, gw, `{"model":"x"}`)
 	assert.Equal(t, http.StatusBadGateway, resp.StatusCode)
@@ -463,13 +465,14 @@ func TestNonStreaming(t *testing.T) {
 		io.WriteString(w, completion)
 	})
 	for _, c := range []struct {
-		field, want string
+		field Field
+		want  string
 	}{
-		{"reasoning", `{"role":"assistant","content":"c0","reasoning":"r0","tool_calls":[],"x_msg":true}`},
-		{"reasoning_content", `{"role":"assistant","content":"c0","reasoning_content":"r0","tool_calls":[],"x_msg":true}`},
-		{"both", `{"role":"assistant","content":"c0","reasoning":"r0","reasoning_content":"r0","tool_calls":[],"x_msg":true}`},
+		{FieldReasoning, `{"role":"assistant","content":"c0","reasoning":"r0","tool_calls":[],"x_msg":true}`},
+		{FieldReasoningContent, `{"role":"assistant","content":"c0","reasoning_content":"r0","tool_calls":[],"x_msg":true}`},
+		{FieldBoth, `{"role":"assistant","content":"c0","reasoning":"r0","reasoning_content":"r0","tool_calls":[],"x_msg":true}`},
 	} {
-		gw := startGateway(t, up, "-parser", "deepseek_r1", "-field", c.field)
+		gw := startGateway(t, up, WithParser("deepseek_r1"), WithField(c.field))
 		resp := postChat(t, gw, `{"model":"x","n":3}`)
 		require.Equal(t, http.StatusOK, resp.StatusCode)
 		body, _ := io.ReadAll(resp.Body)
@@ -481,9 +484,9 @@ func TestNonStreaming(t *testing.T) {
 		}
 		require.NoError(t, json.Unmarshal(body, &got))
 		require.Len(t, got.Choices, 3)
-		assert.JSONEq(t, c.want, string(got.Choices[0]["message"]), c.field)
+		assert.JSONEq(t, c.want, string(got.Choices[0]["message"]), c.field.String())
 		assert.JSONEq(t, `"stop"`, string(got.Choices[0]["finish_reason"]))
-		if c.field == "reasoning" {
+		if c.field == FieldReasoning {
 			assert.JSONEq(t, `{"role":"assistant","content":null,"reasoning":"only reasoning","annotations":null}`, string(got.Choices[1]["message"]))
 		}
 		assert.JSONEq(t, `{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"f","arguments":"{}"}}]}`,
@@ -498,7 +501,7 @@ func TestNonStreamingKeepsBytes(t *testing.T) {
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, `{"id":"c", "choices":[{"index":0,"message":{"role":"assistant","content":"<think>r</think>\u00e9"},"finish_reason":"stop"}], "x":1}`)
 	})
-	gw := startGateway(t, up, "-parser", "qwen3")
+	gw := startGateway(t, up, WithParser("qwen3"), WithField(FieldReasoning))
 	got, _ := io.ReadAll(postChat(t, gw, `{}`).Body)
 	assert.Equal(t, `{"id":"c", "choices":[{"index":0,"message":{"role":"assistant","content":"é","reasoning":"r"},"finish_reason":"stop"}], "x":1}`, string(got))
 }
@@ -517,14 +520,14 @@ func TestThinkingDefaultsGoUpstream(t *testing.T) {
 	}
 
 	// No defaults and no controls: the request goes upstream byte for byte.
-	gw := startGateway(t, up)
+	gw := startGateway(t, up, WithField(FieldReasoning))
 	const plain = `{"model":"Qwen/Qwen3-8B", "messages":[{"role":"user","content":"<b>hi</b>"}]}`
 	postChat(t, gw, plain)
 	assert.Equal(t, plain, up.lastRaw())
 
 	// The deployment disables thinking: upstream is told in every dialect,
 	// and the parser reads the output as content.
-	gw = startGateway(t, up, "-default-thinking", "disabled")
+	gw = startGateway(t, up, WithField(FieldReasoning), WithThinkingDefaults(reasoning.ThinkingDefaults{Mode: reasoning.ThinkingDisabled}))
 	resp := postChat(t, gw, `{"model":"Qwen/Qwen3-8B","messages":[{"role":"user","content":"<b>hi</b>"}],"x_extra":{"k":1}}`)
 	assert.Equal(t, map[string]any{"thinking": false, "enable_thinking": false, "thinking_mode": "disabled", "reasoning": false, "think": false},
 		up.lastBody(t)["chat_template_kwargs"])
@@ -540,7 +543,7 @@ func TestThinkingDefaultsGoUpstream(t *testing.T) {
 	assert.Equal(t, map[string]any{"role": "assistant", "reasoning": "r", "content": "c"}, message(resp))
 
 	// Deployment default kwargs outrank the mode.
-	gw = startGateway(t, up, "-default-thinking", "disabled", "-default-chat-template-kwargs", `{"thinking":true}`)
+	gw = startGateway(t, up, WithField(FieldReasoning), WithThinkingDefaults(reasoning.ThinkingDefaults{Mode: reasoning.ThinkingDisabled, ChatTemplateKwargs: map[string]any{"thinking": true}}))
 	postChat(t, gw, `{"model":"Qwen/Qwen3-8B","reasoning_effort":null}`)
 	assert.Equal(t, map[string]any{"thinking": true, "enable_thinking": true, "thinking_mode": "enabled", "reasoning": true, "think": true},
 		up.lastBody(t)["chat_template_kwargs"])
@@ -552,7 +555,7 @@ func TestRequestsItCannotParse(t *testing.T) {
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, raw)
 	})
-	gw := startGateway(t, up)
+	gw := startGateway(t, up, WithField(FieldReasoning))
 	for _, body := range []string{
 		`{"model":"meta-llama/Llama-3.1-8B-Instruct"}`, // no parser for the model
 		`not json`,
@@ -574,7 +577,7 @@ func TestRequestsItCannotParse(t *testing.T) {
 
 func TestOtherPathsPassThrough(t *testing.T) {
 	up := newUpstream(t, nil)
-	gw := startGateway(t, up)
+	gw := startGateway(t, up, WithField(FieldReasoning))
 	resp, err := http.Get(gw.URL + "/v1/models")
 	require.NoError(t, err)
 	defer resp.Body.Close()
@@ -601,7 +604,7 @@ func TestOpenAIClientStream(t *testing.T) {
 		chunk(delta(0, "!", "stop")),
 		"[DONE]",
 	))
-	gw := startGateway(t, up, "-field", "reasoning_content")
+	gw := startGateway(t, up, WithField(FieldReasoningContent))
 	client := openaiClient(gw)
 	stream := client.Chat.Completions.NewStreaming(context.Background(), openai.ChatCompletionNewParams{
 		Model:    "Qwen/Qwen3-8B",
@@ -647,7 +650,7 @@ func TestOpenAIClientNonStreamingAndErrors(t *testing.T) {
 		io.WriteString(w, `{"id":"c","object":"chat.completion","created":1,"model":"openai/gpt-oss-20b","choices":[`+
 			`{"index":0,"message":{"role":"assistant","content":"<|channel|>analysis<|message|>Think.<|end|><|start|>assistant<|channel|>final<|message|>Done."},"finish_reason":"stop"}]}`)
 	})
-	gw := startGateway(t, up)
+	gw := startGateway(t, up, WithField(FieldReasoning))
 	client := openaiClient(gw)
 	params := openai.ChatCompletionNewParams{
 		Model:    "openai/gpt-oss-20b",
@@ -669,86 +672,6 @@ func TestOpenAIClientNonStreamingAndErrors(t *testing.T) {
 	assert.False(t, stream.Next())
 	require.ErrorAs(t, stream.Err(), &apiErr)
 	assert.Equal(t, http.StatusTooManyRequests, apiErr.StatusCode)
-}
-
-func TestParseArgs(t *testing.T) {
-	cfg, listen, err := parseArgs([]string{"-upstream", "http://127.0.0.1:8000", "-parser", "DeepSeek-R1",
-		"-field", "both", "-default-thinking", "enabled", "-default-chat-template-kwargs", `{"custom":1}`})
-	require.NoError(t, err)
-	assert.Equal(t, "127.0.0.1:8080", listen)
-	assert.Equal(t, "deepseek_r1", cfg.parser, "canonical name")
-	assert.Equal(t, []string{"reasoning", "reasoning_content"}, cfg.fields)
-	assert.Equal(t, reasoning.ThinkingEnabled, cfg.defaults.Mode)
-	assert.Equal(t, map[string]any{"custom": json.Number("1")}, cfg.defaults.ChatTemplateKwargs)
-
-	for _, c := range []struct {
-		args []string
-		want string
-	}{
-		{nil, "usage: gateway"},
-		{[]string{"-upstream", "127.0.0.1:8000"}, "want an http or https URL"},
-		{[]string{"-upstream", "http://x", "-parser", "qwen-4"}, `reasoning: unknown parser "qwen-4"`},
-		{[]string{"-upstream", "http://x", "-field", "thoughts"}, `-field "thoughts"`},
-		{[]string{"-upstream", "http://x", "-default-thinking", "sometimes"}, "want enabled, disabled or auto"},
-		{[]string{"-upstream", "http://x", "-default-chat-template-kwargs", "[1]"}, "-default-chat-template-kwargs"},
-		{[]string{"-upstream", "http://x", "-default-chat-template-kwargs", "null"}, "want a JSON object"},
-		{[]string{"-upstream", "http://x", "extra"}, "usage: gateway"},
-	} {
-		_, _, err := parseArgs(c.args)
-		if assert.Error(t, err, c.args) {
-			assert.Contains(t, err.Error(), c.want, c.args)
-		}
-	}
-}
-
-func TestRun(t *testing.T) {
-	up := newUpstream(t, nil)
-	ctx, cancel := context.WithCancel(context.Background())
-	var stderr syncBuffer
-	done := make(chan error, 1)
-	go func() { done <- run(ctx, []string{"-listen", "127.0.0.1:0", "-upstream", up.URL}, &stderr) }()
-	var addr string
-	require.Eventually(t, func() bool {
-		line := stderr.String()
-		if i := strings.Index(line, "http://"); i >= 0 {
-			addr, _, _ = strings.Cut(line[i:], " ")
-			return true
-		}
-		return false
-	}, 5*time.Second, 10*time.Millisecond)
-	u, err := url.Parse(addr)
-	require.NoError(t, err)
-	resp, err := http.Get(u.String() + "/v1/models")
-	require.NoError(t, err)
-	got, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	assert.Equal(t, modelsJSON, string(got))
-	cancel()
-	select {
-	case err := <-done:
-		assert.NoError(t, err)
-	case <-time.After(10 * time.Second):
-		t.Fatal("run did not return after its context was done")
-	}
-}
-
-// syncBuffer is a bytes.Buffer safe for a writer and a reader in two
-// goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 func mustJSON(v any) []byte {

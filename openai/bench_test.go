@@ -1,0 +1,94 @@
+package openai
+
+import (
+	"io"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// benchChunks are the chunks the per-event benchmarks and
+// TestUntouchedEventsAllocateNothing rewrite: each with the parser in
+// steady state (inside reasoning, or in content) and the delta one token.
+var benchChunks = []struct {
+	name    string
+	opts    []Option
+	start   string // the text of a first chunk that puts the parser where it runs
+	data    string
+	touched bool // the chunk is rewritten; else it goes out as it came
+}{
+	{"reasoning", []Option{WithParser("qwen3")}, "<think>", chunk(delta(0, " token", "")), true},
+	{"content", []Option{WithParser("qwen3")}, "<think>r</think>", chunk(delta(0, " token", "")), true},
+	{"normalized", nil, "", chunk(`{"index":0,"delta":{"reasoning":" token"},"finish_reason":null}`), true},
+	{"untouched/tool-call", []Option{WithParser("qwen3")}, "<think>r</think>",
+		chunk(`{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"ci"}}]},"finish_reason":null}`), false},
+	{"untouched/upstream-both", nil, "", chunk(`{"index":0,"delta":{"reasoning":" token","reasoning_content":" token"},"finish_reason":null}`), false},
+	{"untouched/usage", []Option{WithParser("qwen3")}, "<think>", usageChunk, false},
+}
+
+// newBenchRewriter returns a rewriter for one benchChunks case, its parser
+// where the case runs it.
+func newBenchRewriter(tb testing.TB, opts []Option, start string) *Rewriter {
+	rw, err := NewRewriter("/v1/chat/completions", opts...)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if start != "" {
+		rw.Event(Event{Data: []byte(chunk(delta(0, start, "")))})
+	}
+	return rw
+}
+
+// BenchmarkRewriterEvent is the cost of one chunk through Rewriter.Event:
+// scanning a vLLM-shaped chat.completion.chunk, running its delta through
+// the choice's parser, and writing the rewritten chunk; or only the scan,
+// for a chunk that goes out as it came.
+func BenchmarkRewriterEvent(b *testing.B) {
+	for _, c := range benchChunks {
+		b.Run(c.name, func(b *testing.B) {
+			rw := newBenchRewriter(b, c.opts, c.start)
+			e := Event{Data: []byte(c.data)}
+			b.SetBytes(int64(len(c.data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				rw.Event(e)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/chunk")
+		})
+	}
+}
+
+// BenchmarkStream is a whole stream through Rewriter.Stream, as the
+// Transport and the Handler read it: per-chunk cost including SSE framing,
+// at two lengths so that a reader sees the cost per chunk stay flat.
+func BenchmarkStream(b *testing.B) {
+	for _, n := range []int{100, 1000} {
+		var s strings.Builder
+		s.WriteString("data: " + chunk(roleChunkChoice) + "\n\n")
+		s.WriteString("data: " + chunk(delta(0, "<think>", "")) + "\n\n")
+		for i := range n {
+			text := " word"
+			if i == n/2 {
+				text = "</think>"
+			}
+			s.WriteString("data: " + chunk(delta(0, text, "")) + "\n\n")
+		}
+		s.WriteString("data: " + chunk(delta(0, "", "stop")) + "\n\ndata: [DONE]\n\n")
+		stream := s.String()
+		b.Run(strconv.Itoa(n)+"chunks", func(b *testing.B) {
+			buf := make([]byte, 32<<10)
+			b.SetBytes(int64(len(stream)))
+			b.ReportAllocs()
+			for b.Loop() {
+				rw, _ := NewRewriter("/v1/chat/completions", WithParser("qwen3"))
+				r := rw.Stream(strings.NewReader(stream))
+				for {
+					if _, err := r.Read(buf); err == io.EOF {
+						break
+					}
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n+4), "ns/chunk")
+		})
+	}
+}
