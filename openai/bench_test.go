@@ -16,14 +16,15 @@ var benchChunks = []struct {
 	start   string // the text of a first chunk that puts the parser where it runs
 	data    string
 	touched bool // the chunk is rewritten; else it goes out as it came
+	parsed  bool // its text goes through a parser
 }{
-	{"reasoning", []Option{WithParser("qwen3")}, "<think>", chunk(delta(0, " token", "")), true},
-	{"content", []Option{WithParser("qwen3")}, "<think>r</think>", chunk(delta(0, " token", "")), true},
-	{"normalized", nil, "", chunk(`{"index":0,"delta":{"reasoning":" token"},"finish_reason":null}`), true},
+	{"reasoning", []Option{WithParser("qwen3")}, "<think>", chunk(delta(0, " token", "")), true, true},
+	{"normalized", nil, "", chunk(`{"index":0,"delta":{"reasoning":" token"},"finish_reason":null}`), true, false},
+	{"untouched/content", []Option{WithParser("qwen3")}, "<think>r</think>", chunk(delta(0, " token", "")), false, true},
 	{"untouched/tool-call", []Option{WithParser("qwen3")}, "<think>r</think>",
-		chunk(`{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"ci"}}]},"finish_reason":null}`), false},
-	{"untouched/upstream-both", nil, "", chunk(`{"index":0,"delta":{"reasoning":" token","reasoning_content":" token"},"finish_reason":null}`), false},
-	{"untouched/usage", []Option{WithParser("qwen3")}, "<think>", usageChunk, false},
+		chunk(`{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"ci"}}]},"finish_reason":null}`), false, false},
+	{"untouched/upstream-both", nil, "", chunk(`{"index":0,"delta":{"reasoning":" token","reasoning_content":" token"},"finish_reason":null}`), false, false},
+	{"untouched/usage", []Option{WithParser("qwen3")}, "<think>", usageChunk, false, false},
 }
 
 // newBenchRewriter returns a rewriter for one benchChunks case, its parser

@@ -536,7 +536,8 @@ func (c *chatResponse) choice(out *events, data []byte, at int) {
 	changed := false
 	if st.mode == choiceParsed && hasText {
 		m = st.parser.ExtractStreaming(reasoning.Delta{Text: text})
-		changed = true
+		// Content that comes back whole, with no reasoning, keeps its bytes.
+		changed = m.Reasoning != "" || m.Content != text
 	}
 	if finish {
 		if st.mode == choiceParsed {
@@ -547,7 +548,7 @@ func (c *chatResponse) choice(out *events, data []byte, at int) {
 					Reasoning: m.Reasoning + held.Reasoning,
 					Content:   m.Content + held.Content,
 				})
-				m = reasoning.Message{}
+				m, changed = reasoning.Message{}, hasText
 			}
 		}
 		st.mode, st.parser = choiceFinished, nil
