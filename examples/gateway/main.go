@@ -86,9 +86,9 @@ func parseArgs(args []string, stdout io.Writer) (*url.URL, string, []openai.Opti
 	upstream := fs.String("upstream", "", "upstream server's root `URL`, without /v1, such as http://127.0.0.1:8000 (required)")
 	name := fs.String("parser", "", "reasoning parser `name` for every request, as vLLM's --reasoning-parser;\ndefault: chosen by each request's model, and a model no parser serves is not split")
 	field := openai.FieldBoth
-	fs.TextVar(&field, "field", openai.FieldBoth, "message `field` reasoning is written to: both, reasoning (vLLM 0.16+, Ollama)\nor reasoning_content (DeepSeek API, go-openai, LangChain)")
+	fs.TextVar(&field, "field", openai.FieldBoth, "message `field` reasoning is written to: both, reasoning (vLLM 0.16+, Ollama)\nor reasoning_content (DeepSeek API, go-openai, LiteLLM)")
 	history := openai.HistoryDrop
-	fs.TextVar(&history, "history", openai.HistoryDrop, "what earlier assistant messages keep of their reasoning: drop, render (back into\ncontent in the model's markers) or keep")
+	fs.TextVar(&history, "history", openai.HistoryDrop, "what earlier assistant messages keep of their reasoning, a `policy`: drop, render\n(back into content in the model's markers) or keep")
 	var mode reasoning.ThinkingMode
 	fs.TextVar(&mode, "default-thinking", reasoning.ThinkingAuto, "deployment thinking `mode` for requests that do not say: enabled, disabled or auto")
 	kwargs := fs.String("default-chat-template-kwargs", "", "deployment default chat_template_kwargs, a JSON `object`")
