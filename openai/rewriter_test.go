@@ -320,7 +320,7 @@ func Test200ConcurrentStreams(t *testing.T) {
 		json.NewDecoder(r.Body).Decode(&req)
 		var i int
 		fmt.Sscanf(req.Model, "stream-%d", &i)
-		serveSSE(1+i%13, scripts[i].events...)(w, r)
+		serveSSE(3+i%29, scripts[i].events...)(w, r) // lines cut anywhere
 	})
 	gw := startGateway(t, up, WithParser("qwen3"), WithField(FieldReasoning))
 	var wg sync.WaitGroup
