@@ -24,6 +24,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/reasoning-go/reasoning"
+	"github.com/reasoning-go/reasoning/openai/internal/fake"
 )
 
 // upstream is a fake OpenAI-compatible server. Its handler serves chat
@@ -89,33 +90,6 @@ func mustURL(t testing.TB, s string) *url.URL {
 	require.NoError(t, err)
 	return u
 }
-
-// A chunk builds one chat.completion.chunk with the fields a vLLM stream
-// carries, plus unknown ones that must pass through.
-func chunk(choices ...string) string {
-	return `{"id":"chatcmpl-7","object":"chat.completion.chunk","created":1750000000,"model":"m",` +
-		`"system_fingerprint":"fp_1","x_vendor":{"trace":[1,2,3]},"choices":[` + strings.Join(choices, ",") + `]}`
-}
-
-// delta builds one choice of a chunk: content text ("" for none),
-// finish_reason ("" for null).
-func delta(index int, content, finish string) string {
-	d := `{}`
-	if content != "" {
-		c, _ := json.Marshal(content)
-		d = `{"content":` + string(c) + `}`
-	}
-	f := `null`
-	if finish != "" {
-		f = `"` + finish + `"`
-	}
-	return fmt.Sprintf(`{"index":%d,"delta":%s,"logprobs":null,"finish_reason":%s,"stop_reason":null}`, index, d, f)
-}
-
-const roleChunkChoice = `{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}`
-
-const usageChunk = `{"id":"chatcmpl-7","object":"chat.completion.chunk","created":1750000000,"model":"m","choices":[],` +
-	`"usage":{"prompt_tokens":12,"total_tokens":40,"completion_tokens":28}}`
 
 // serveSSE returns a handler that streams events, each written in pieces
 // of piece bytes and flushed, so that lines reach the gateway cut anywhere.
@@ -217,12 +191,12 @@ func assemble(t *testing.T, data []string, field string) map[int]*split {
 
 func TestStreamSplitsWithMarkersCutAnywhere(t *testing.T) {
 	up := newUpstream(t, serveSSE(7,
-		chunk(roleChunkChoice),
-		chunk(delta(0, "Let me th", "")),
-		chunk(delta(0, "ink about 2+2.</th", "")),
-		chunk(delta(0, "ink>The ans", "")),
-		chunk(delta(0, "wer is 4.", "stop")),
-		usageChunk,
+		fake.Chunk(fake.RoleChunkChoice),
+		fake.Chunk(fake.Delta(0, "Let me th", "")),
+		fake.Chunk(fake.Delta(0, "ink about 2+2.</th", "")),
+		fake.Chunk(fake.Delta(0, "ink>The ans", "")),
+		fake.Chunk(fake.Delta(0, "wer is 4.", "stop")),
+		fake.UsageChunk,
 		"[DONE]",
 	))
 	gw := startGateway(t, up, WithField(FieldReasoning))
@@ -245,8 +219,8 @@ func TestStreamSplitsWithMarkersCutAnywhere(t *testing.T) {
 			assert.JSONEq(t, `{"trace":[1,2,3]}`, string(c["x_vendor"]), d)
 		}
 	}
-	assert.Contains(t, data, usageChunk)
-	assert.Contains(t, data, chunk(roleChunkChoice))
+	assert.Contains(t, data, fake.UsageChunk)
+	assert.Contains(t, data, fake.Chunk(fake.RoleChunkChoice))
 	// The upstream's per-choice fields survive a rewrite.
 	assert.Contains(t, data[2], `"stop_reason":null`)
 }
@@ -255,8 +229,8 @@ func TestStreamFinishEmitsHeldTextBeforeTheFinish(t *testing.T) {
 	// Truncated inside a closing marker: the parser holds "</th" until
 	// Finish, which puts it back into reasoning.
 	up := newUpstream(t, serveSSE(1<<10,
-		chunk(delta(0, "<think>a</th", "")),
-		chunk(delta(0, "", "length")),
+		fake.Chunk(fake.Delta(0, "<think>a</th", "")),
+		fake.Chunk(fake.Delta(0, "", "length")),
 		"[DONE]",
 	))
 	gw := startGateway(t, up, WithParser("deepseek_r1"), WithField(FieldReasoning))
@@ -264,32 +238,32 @@ func TestStreamFinishEmitsHeldTextBeforeTheFinish(t *testing.T) {
 	got := assemble(t, data, "reasoning")
 	assert.Equal(t, &split{Reasoning: "a</th", Finish: "length"}, got[0])
 	require.Len(t, data, 4)
-	assert.JSONEq(t, chunk(`{"index":0,"delta":{"reasoning":"a"},"logprobs":null,"finish_reason":null,"stop_reason":null}`), data[0])
-	assert.JSONEq(t, chunk(`{"index":0,"delta":{"reasoning":"</th"},"finish_reason":null}`), data[1], "held text, in a chunk of its own")
-	assert.JSONEq(t, chunk(delta(0, "", "length")), data[2], "the finish, untouched")
+	assert.JSONEq(t, fake.Chunk(`{"index":0,"delta":{"reasoning":"a"},"logprobs":null,"finish_reason":null,"stop_reason":null}`), data[0])
+	assert.JSONEq(t, fake.Chunk(`{"index":0,"delta":{"reasoning":"</th"},"finish_reason":null}`), data[1], "held text, in a chunk of its own")
+	assert.JSONEq(t, fake.Chunk(fake.Delta(0, "", "length")), data[2], "the finish, untouched")
 }
 
 func TestStreamFinishChunkWithTextKeepsOrder(t *testing.T) {
 	// The finishing chunk carries text too: that text and what was held go
 	// out together, before the finish.
 	up := newUpstream(t, serveSSE(1<<10,
-		chunk(delta(0, "<think>r</think>ans", "")),
-		chunk(delta(0, "wer <", "stop")), // "<" may start <think>: held
+		fake.Chunk(fake.Delta(0, "<think>r</think>ans", "")),
+		fake.Chunk(fake.Delta(0, "wer <", "stop")), // "<" may start <think>: held
 		"[DONE]",
 	))
 	gw := startGateway(t, up, WithParser("glm45"), WithField(FieldReasoning))
 	data := sseData(t, postChat(t, gw, `{"model":"x","stream":true}`).Body)
 	assert.Equal(t, &split{Reasoning: "r", Content: "answer <", Finish: "stop"}, assemble(t, data, "reasoning")[0])
 	require.Len(t, data, 4)
-	assert.JSONEq(t, chunk(`{"index":0,"delta":{"content":"wer <"},"finish_reason":null}`), data[1])
-	assert.JSONEq(t, chunk(`{"index":0,"delta":{},"logprobs":null,"finish_reason":"stop","stop_reason":null}`), data[2])
+	assert.JSONEq(t, fake.Chunk(`{"index":0,"delta":{"content":"wer <"},"finish_reason":null}`), data[1])
+	assert.JSONEq(t, fake.Chunk(`{"index":0,"delta":{},"logprobs":null,"finish_reason":"stop","stop_reason":null}`), data[2])
 }
 
 func TestStreamDoneFinishesOpenChoices(t *testing.T) {
 	// No finish_reason at all: [DONE] finishes the parser, and what it held
 	// goes out before [DONE]. Without [DONE] the end of the stream does.
 	for _, done := range []bool{true, false} {
-		events := []string{chunk(delta(0, "<think>x</thi", ""))}
+		events := []string{fake.Chunk(fake.Delta(0, "<think>x</thi", ""))}
 		if done {
 			events = append(events, "[DONE]")
 		}
@@ -306,13 +280,13 @@ func TestStreamDoneFinishesOpenChoices(t *testing.T) {
 
 func TestStreamSeveralChoices(t *testing.T) {
 	up := newUpstream(t, serveSSE(5,
-		chunk(`{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}`,
+		fake.Chunk(`{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}`,
 			`{"index":1,"delta":{"role":"assistant","content":""},"finish_reason":null}`),
-		chunk(delta(1, "<think>one is", "")),
-		chunk(delta(0, "<think>zero", ""), delta(1, " odd</thi", "")),
-		chunk(delta(0, "</think>", ""), delta(1, "nk>ONE", "")),
-		chunk(delta(0, "ZERO", "stop")),
-		chunk(delta(1, "!", "stop")),
+		fake.Chunk(fake.Delta(1, "<think>one is", "")),
+		fake.Chunk(fake.Delta(0, "<think>zero", ""), fake.Delta(1, " odd</thi", "")),
+		fake.Chunk(fake.Delta(0, "</think>", ""), fake.Delta(1, "nk>ONE", "")),
+		fake.Chunk(fake.Delta(0, "ZERO", "stop")),
+		fake.Chunk(fake.Delta(1, "!", "stop")),
 		"[DONE]",
 	))
 	gw := startGateway(t, up, WithField(FieldReasoningContent))
@@ -333,11 +307,11 @@ func TestStreamToolCallPassesThrough(t *testing.T) {
 	call1 := `{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"get_weather","arguments":""}}]},"finish_reason":null}`
 	call2 := `{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":` + string(mustJSON(string(args))) + `}}]},"finish_reason":null}`
 	up := newUpstream(t, serveSSE(4<<10,
-		chunk(roleChunkChoice),
-		chunk(delta(0, "<think>I need the weather.</think>\n\n", "")),
-		chunk(call1),
-		chunk(call2),
-		chunk(`{"index":0,"delta":{},"finish_reason":"tool_calls"}`),
+		fake.Chunk(fake.RoleChunkChoice),
+		fake.Chunk(fake.Delta(0, "<think>I need the weather.</think>\n\n", "")),
+		fake.Chunk(call1),
+		fake.Chunk(call2),
+		fake.Chunk(`{"index":0,"delta":{},"finish_reason":"tool_calls"}`),
 		"[DONE]",
 	))
 	gw := startGateway(t, up, WithParser("qwen3"), WithField(FieldReasoning))
@@ -345,15 +319,15 @@ func TestStreamToolCallPassesThrough(t *testing.T) {
 	got := assemble(t, data, "reasoning")[0]
 	assert.Equal(t, "I need the weather.", got.Reasoning)
 	assert.Equal(t, "tool_calls", got.Finish)
-	assert.Contains(t, data, chunk(call1), "a tool-call chunk goes out as it came")
-	assert.Contains(t, data, chunk(call2))
+	assert.Contains(t, data, fake.Chunk(call1), "a tool-call chunk goes out as it came")
+	assert.Contains(t, data, fake.Chunk(call2))
 	require.Len(t, got.ToolCalls, 2)
 }
 
 func TestStreamUpstreamThatSplitsIsLeftAlone(t *testing.T) {
 	events := []string{
-		chunk(`{"index":0,"delta":{"reasoning":"thinking"},"finish_reason":null}`),
-		chunk(delta(0, "answer", "stop")),
+		fake.Chunk(`{"index":0,"delta":{"reasoning":"thinking"},"finish_reason":null}`),
+		fake.Chunk(fake.Delta(0, "answer", "stop")),
 		"[DONE]",
 	}
 	up := newUpstream(t, serveSSE(64, events...))
@@ -368,14 +342,14 @@ func TestStreamIsNotBuffered(t *testing.T) {
 	seen := make(chan struct{})
 	up := newUpstream(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
-		io.WriteString(w, "data: "+chunk(delta(0, "<think>first", ""))+"\n\n")
+		io.WriteString(w, "data: "+fake.Chunk(fake.Delta(0, "<think>first", ""))+"\n\n")
 		w.(http.Flusher).Flush()
 		select {
 		case <-seen:
 		case <-time.After(5 * time.Second):
 			return
 		}
-		io.WriteString(w, "data: "+chunk(delta(0, "</think>second", "stop"))+"\n\ndata: [DONE]\n\n")
+		io.WriteString(w, "data: "+fake.Chunk(fake.Delta(0, "</think>second", "stop"))+"\n\ndata: [DONE]\n\n")
 	})
 	gw := startGateway(t, up, WithParser("qwen3"), WithField(FieldReasoning))
 	resp := postChat(t, gw, `{"model":"x","stream":true}`)
@@ -394,7 +368,7 @@ func TestClientDisconnectCancelsUpstream(t *testing.T) {
 	up := newUpstream(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
 		for i := 0; ; i++ {
-			if _, err := io.WriteString(w, "data: "+chunk(delta(0, fmt.Sprintf("<think>%d ", i), ""))+"\n\n"); err != nil {
+			if _, err := io.WriteString(w, "data: "+fake.Chunk(fake.Delta(0, fmt.Sprintf("<think>%d ", i), ""))+"\n\n"); err != nil {
 				break
 			}
 			w.(http.Flusher).Flush()
@@ -598,10 +572,10 @@ func openaiClient(gw *httptest.Server) openai.Client {
 
 func TestOpenAIClientStream(t *testing.T) {
 	up := newUpstream(t, serveSSE(9,
-		chunk(roleChunkChoice),
-		chunk(delta(0, "<think>\nThe user greets me.\n</thi", "")),
-		chunk(delta(0, "nk>\n\nHello", "")),
-		chunk(delta(0, "!", "stop")),
+		fake.Chunk(fake.RoleChunkChoice),
+		fake.Chunk(fake.Delta(0, "<think>\nThe user greets me.\n</thi", "")),
+		fake.Chunk(fake.Delta(0, "nk>\n\nHello", "")),
+		fake.Chunk(fake.Delta(0, "!", "stop")),
 		"[DONE]",
 	))
 	gw := startGateway(t, up, WithField(FieldReasoningContent))

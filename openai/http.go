@@ -3,7 +3,6 @@ package openai
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +12,9 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"strconv"
+
+	"github.com/reasoning-go/reasoning/openai/internal/settings"
+	"github.com/reasoning-go/reasoning/openai/rewrite"
 )
 
 // Limits on what the Transport and the Handler read whole: a request to a
@@ -26,12 +28,13 @@ const (
 
 // NewTransport returns an http.RoundTripper that splits reasoning out of
 // the responses base returns for requests to the paths the package
-// rewrites (/chat/completions): plain and streamed, one parser per choice,
-// text a parser held back sent before its choice's finish. Give it to any
-// Go client: openai-go's option.WithHTTPClient, go-openai's
-// ClientConfig.HTTPClient. A nil base is http.DefaultTransport.
+// rewrites (/chat/completions, /messages, /responses): plain and streamed,
+// text a parser held back sent before its choice or block ends. Give it to
+// any Go client: openai-go's option.WithHTTPClient, go-openai's
+// ClientConfig.HTTPClient, anthropic-sdk-go's option.WithHTTPClient. A nil
+// base is http.DefaultTransport.
 //
-// The request is read and sent as Rewriter.Request rewrites it, in a clone:
+// The request is read and sent as rewrite.Rewriter.Request rewrites it, in a clone:
 // the caller's request is not modified. Other methods and paths go to base
 // as they are, and so do error responses and compressed bodies that base
 // did not decompress. Thinking controls the parser rejects fail the round
@@ -42,40 +45,29 @@ func NewTransport(base http.RoundTripper, opts ...Option) http.RoundTripper {
 	if base == nil {
 		base = http.DefaultTransport
 	}
-	cfg, err := checkConfig(opts)
+	cfg, err := rewrite.NewConfig(opts...)
 	return &transport{base: base, cfg: cfg, err: err}
 }
 
 type transport struct {
 	base http.RoundTripper
-	cfg  *config
+	cfg  *rewrite.Config
 	err  error // the options' error
 }
 
-// checkConfig applies opts and builds a rewriter once, so that a parser
-// name or deployment defaults that cannot work are found before a request
-// comes.
-func checkConfig(opts []Option) (*config, error) {
-	cfg, err := newConfig(opts)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := newRewriter(cfg, chatEndpoint{}); err != nil {
-		return nil, err
-	}
-	return cfg, nil
-}
-
 func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
-	ep := endpointFor(req.URL.Path)
-	if req.Method != http.MethodPost || ep == nil {
+	if req.Method != http.MethodPost || !rewrite.Supported(req.URL.Path) {
 		return t.base.RoundTrip(req)
 	}
 	if t.err != nil {
 		closeBody(req)
 		return nil, t.err
 	}
-	rw, _ := newRewriter(t.cfg, ep) // checkConfig built one alike
+	rw, err := t.cfg.New(req.URL.Path)
+	if err != nil {
+		closeBody(req)
+		return nil, err
+	}
 	var body []byte
 	if req.Body != nil && req.Body != http.NoBody {
 		head, err := io.ReadAll(io.LimitReader(req.Body, maxRequestBytes+1))
@@ -91,7 +83,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		req.Body.Close()
 		body = head
 	}
-	body, err := rw.Request(body)
+	body, err = rw.Request(body)
 	if err != nil {
 		return nil, err
 	}
@@ -124,7 +116,7 @@ func closeBody(req *http.Request) {
 // through Stream, a JSON body through Response. Anything else (an error
 // status, another content type, a compressed body) passes through as it
 // came.
-func rewriteResponse(resp *http.Response, rw *Rewriter) error {
+func rewriteResponse(resp *http.Response, rw *rewrite.Rewriter) error {
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return nil
 	}
@@ -162,9 +154,9 @@ type readCloser struct {
 
 // NewHandler returns an OpenAI-compatible reverse proxy to upstream (the
 // server's root URL, without /v1) that splits reasoning out of the
-// responses to the paths the package rewrites (POST /v1/chat/completions):
-// each request goes through Rewriter.Request, its response through
-// Rewriter.Response or Rewriter.Stream. Errors from upstream keep their
+// responses to the paths the package rewrites (POST /v1/chat/completions,
+// /v1/messages, /v1/responses): each request goes through
+// rewrite.Rewriter.Request, its response through Response or Stream. Errors from upstream keep their
 // status, headers and body; a client that goes away cancels the upstream
 // request; a stream is rewritten an event at a time, never held whole.
 // Every other path and method (/v1/models, /health, ...) is proxied as is.
@@ -173,9 +165,9 @@ type readCloser struct {
 // for a request body over 64 MiB, 502 when upstream cannot be reached
 // (logged to WithErrorLog's logger), and 500 to every request to a
 // rewritten path when the options name an unknown parser; each in the
-// error shape of OpenAI's API.
+// error shape of the request's API (rewrite.ErrorBody).
 func NewHandler(upstream *url.URL, opts ...Option) http.Handler {
-	cfg, err := checkConfig(opts)
+	cfg, err := rewrite.NewConfig(opts...)
 	h := &handler{cfg: cfg, err: err}
 	h.proxy = &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
@@ -195,36 +187,39 @@ func NewHandler(upstream *url.URL, opts ...Option) http.Handler {
 		},
 		ErrorHandler: h.upstreamError,
 	}
-	if cfg != nil {
-		h.proxy.ErrorLog = cfg.log
+	var s settings.Settings
+	for _, o := range opts {
+		if o != nil {
+			o(&s)
+		}
 	}
+	h.proxy.ErrorLog = s.ErrorLog
 	return h
 }
 
 // handler is the http.Handler: rewritten paths through a Rewriter, every
 // other path straight to upstream.
 type handler struct {
-	cfg   *config
+	cfg   *rewrite.Config
 	err   error // the options' error
 	proxy *httputil.ReverseProxy
 }
 
 type rewriterKey struct{}
 
-func rewriterOf(ctx context.Context) *Rewriter {
-	rw, _ := ctx.Value(rewriterKey{}).(*Rewriter)
+func rewriterOf(ctx context.Context) *rewrite.Rewriter {
+	rw, _ := ctx.Value(rewriterKey{}).(*rewrite.Rewriter)
 	return rw
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	ep := endpointFor(r.URL.Path)
-	if r.Method != http.MethodPost || ep == nil {
+	if r.Method != http.MethodPost || !rewrite.Supported(r.URL.Path) {
 		h.proxy.ServeHTTP(w, r)
 		return
 	}
 	if h.err != nil {
 		h.logf("%s %s: %v", r.Method, r.URL.Path, h.err)
-		writeError(w, http.StatusInternalServerError, "server_error", "gateway: "+h.err.Error())
+		writeError(w, r, http.StatusInternalServerError, "gateway: "+h.err.Error())
 		return
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxRequestBytes))
@@ -234,12 +229,15 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if errors.As(err, &tooLarge) {
 			status = http.StatusRequestEntityTooLarge
 		}
-		writeError(w, status, "invalid_request_error", "reading the request: "+err.Error())
+		writeError(w, r, status, "reading the request: "+err.Error())
 		return
 	}
-	rw, _ := newRewriter(h.cfg, ep) // checkConfig built one alike
-	if body, err = rw.Request(body); err != nil {
-		writeError(w, http.StatusBadRequest, "invalid_request_error", err.Error())
+	rw, err := h.cfg.New(r.URL.Path)
+	if err == nil {
+		body, err = rw.Request(body)
+	}
+	if err != nil {
+		writeError(w, r, http.StatusBadRequest, err.Error())
 		return
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
@@ -255,7 +253,7 @@ func (h *handler) upstreamError(w http.ResponseWriter, r *http.Request, err erro
 		return
 	}
 	h.logf("%s %s: %v", r.Method, r.URL.Path, err)
-	writeError(w, http.StatusBadGateway, "upstream_error", "upstream: "+err.Error())
+	writeError(w, r, http.StatusBadGateway, "upstream: "+err.Error())
 }
 
 func (h *handler) logf(format string, args ...any) {
@@ -266,11 +264,9 @@ func (h *handler) logf(format string, args ...any) {
 	log.Printf(format, args...)
 }
 
-// writeError writes an error the way OpenAI-compatible servers do.
-func writeError(w http.ResponseWriter, status int, kind, message string) {
+// writeError writes an error in the shape of the request's API.
+func writeError(w http.ResponseWriter, r *http.Request, status int, message string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(map[string]any{
-		"error": map[string]any{"message": message, "type": kind, "param": nil, "code": nil},
-	})
+	w.Write(rewrite.ErrorBody(r.URL.Path, status, message))
 }

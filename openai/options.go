@@ -1,170 +1,64 @@
 package openai
 
 import (
-	"fmt"
 	"log"
 
 	"github.com/reasoning-go/reasoning"
+	"github.com/reasoning-go/reasoning/openai/internal/settings"
+	"github.com/reasoning-go/reasoning/openai/rewrite"
 )
 
-// An Option configures a Transport, a Handler or a Rewriter.
-type Option func(*config)
+// An Option configures a Transport or a Handler. It is package rewrite's
+// Option: the same values configure a rewrite.Rewriter.
+type Option = rewrite.Option
 
-// config is what the options set.
-type config struct {
-	registry *reasoning.Registry
-	parser   string // canonical parser name for every request; "" to look it up by model
-	defaults reasoning.ThinkingDefaults
-	field    Field
-	history  History
-	log      *log.Logger // the Handler's proxy errors; nil for the log package's default
-}
+// WithParser is rewrite.WithParser: the parser for every request, else
+// each request's model picks one.
+func WithParser(name string) Option { return rewrite.WithParser(name) }
 
-// WithParser names the parser for every request (a canonical name or an
-// alias). Without it, each request's model picks one through the
-// registry's ForModel, and a model it does not know has its response only
-// normalised (WithField), never split.
-func WithParser(name string) Option { return func(c *config) { c.parser = name } }
+// WithRegistry is rewrite.WithRegistry: the registry parsers are looked up
+// in; the default is reasoning.Default.
+func WithRegistry(r *reasoning.Registry) Option { return rewrite.WithRegistry(r) }
 
-// WithRegistry sets the registry parsers are looked up in, by name and by
-// model, and whose thinking switches ResolveThinking writes; the default is
-// reasoning.Default, where this package's import of the parsers package
-// registers every family.
-func WithRegistry(r *reasoning.Registry) Option { return func(c *config) { c.registry = r } }
-
-// WithThinkingDefaults sets the deployment's thinking defaults, which
-// ResolveThinking weighs against each request's own controls; the result
-// goes upstream as the request's chat_template_kwargs and builds its
-// parsers.
+// WithThinkingDefaults is rewrite.WithThinkingDefaults: the deployment's
+// thinking defaults.
 func WithThinkingDefaults(d reasoning.ThinkingDefaults) Option {
-	return func(c *config) { c.defaults = d }
+	return rewrite.WithThinkingDefaults(d)
 }
 
-// WithField sets the field or fields reasoning is written to; the default
-// is FieldBoth.
-func WithField(f Field) Option { return func(c *config) { c.field = f } }
+// WithField is rewrite.WithField: the chat completion field or fields
+// reasoning is written to; the default is FieldBoth.
+func WithField(f Field) Option { return rewrite.WithField(f) }
 
-// WithHistory sets what happens to the reasoning of earlier assistant
-// messages in a request whose response is split; the default is
-// HistoryDrop.
-func WithHistory(h History) Option { return func(c *config) { c.history = h } }
+// WithHistory is rewrite.WithHistory: what earlier assistant turns keep of
+// their reasoning; the default is HistoryDrop.
+func WithHistory(h History) Option { return rewrite.WithHistory(h) }
 
 // WithErrorLog sets where the Handler logs the errors of upstream requests
 // it answers with 502; the default is the log package's standard logger.
-func WithErrorLog(l *log.Logger) Option { return func(c *config) { c.log = l } }
-
-// newConfig applies opts. It fails for a parser name the registry does not
-// know, with the registry's error, which lists the names it knows.
-func newConfig(opts []Option) (*config, error) {
-	c := &config{registry: reasoning.Default}
-	for _, o := range opts {
-		if o != nil {
-			o(c)
-		}
-	}
-	if c.registry == nil {
-		c.registry = reasoning.Default
-	}
-	if c.field > FieldReasoningContent {
-		return nil, fmt.Errorf("openai: %v: want FieldBoth, FieldReasoning or FieldReasoningContent", c.field)
-	}
-	if c.history > HistoryKeep {
-		return nil, fmt.Errorf("openai: %v: want HistoryDrop, HistoryRender or HistoryKeep", c.history)
-	}
-	if c.parser != "" {
-		name, ok := c.registry.Canonical(c.parser)
-		if !ok {
-			_, err := c.registry.New(c.parser, nil) // its error lists the known names
-			return nil, err
-		}
-		c.parser = name
-	}
-	return c, nil
+// The Transport and a rewrite.Rewriter ignore it.
+func WithErrorLog(l *log.Logger) Option {
+	return func(s *settings.Settings) { s.ErrorLog = l }
 }
 
-// Field names the message field or fields that carry reasoning. Clients
-// differ in the one they read: go-openai and LangChain read
-// reasoning_content, vLLM 0.16 and later and Ollama write reasoning (the
-// README's table lists more).
-type Field uint8
+// Field is rewrite.Field: the chat completion field or fields that carry
+// reasoning.
+type Field = rewrite.Field
 
+// The values of Field.
 const (
-	FieldBoth             Field = iota // reasoning and reasoning_content, the same text: every client finds it
-	FieldReasoning                     // reasoning only
-	FieldReasoningContent              // reasoning_content only
+	FieldBoth             = rewrite.FieldBoth             // reasoning and reasoning_content: every client finds it
+	FieldReasoning        = rewrite.FieldReasoning        // reasoning only
+	FieldReasoningContent = rewrite.FieldReasoningContent // reasoning_content only
 )
 
-var fieldNames = [...]string{FieldBoth: "both", FieldReasoning: "reasoning", FieldReasoningContent: "reasoning_content"}
+// History is rewrite.History: what a request's earlier assistant turns
+// keep of their reasoning.
+type History = rewrite.History
 
-// fieldKeys are the members each Field writes, in the order written.
-var fieldKeys = [...][]string{
-	FieldBoth:             {"reasoning", "reasoning_content"},
-	FieldReasoning:        {"reasoning"},
-	FieldReasoningContent: {"reasoning_content"},
-}
-
-// String returns "both", "reasoning" or "reasoning_content".
-func (f Field) String() string {
-	if int(f) < len(fieldNames) {
-		return fieldNames[f]
-	}
-	return fmt.Sprintf("Field(%d)", uint8(f))
-}
-
-// MarshalText returns the field's String, for flags and configuration files.
-func (f Field) MarshalText() ([]byte, error) { return []byte(f.String()), nil }
-
-// UnmarshalText reads "both", "reasoning" or "reasoning_content".
-func (f *Field) UnmarshalText(text []byte) error {
-	for i, name := range fieldNames {
-		if string(text) == name {
-			*f = Field(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("openai: field %q: want both, reasoning or reasoning_content", text)
-}
-
-// History says what a request's earlier assistant messages keep of their
-// reasoning (their reasoning or reasoning_content member) when the
-// response is split, that is, when upstream is taken to return raw text.
-type History uint8
-
+// The values of History.
 const (
-	// HistoryDrop removes the reasoning members: most chat templates render
-	// earlier turns without their reasoning (DeepSeek R1's, Qwen3's before
-	// the last user message), and a raw-text upstream does not read the
-	// fields anyway.
-	HistoryDrop History = iota
-	// HistoryRender moves the reasoning into the message's content, between
-	// the family's own opening and closing markers (its reasoning.Info),
-	// ahead of the content: "<think>plan</think>answer". A family with no
-	// closing marker (Harmony, hf, identity) has it dropped.
-	HistoryRender
-	// HistoryKeep sends the messages as the client gave them.
-	HistoryKeep
+	HistoryDrop   = rewrite.HistoryDrop   // removed, as most chat templates expect
+	HistoryRender = rewrite.HistoryRender // rendered into the content in the family's markers
+	HistoryKeep   = rewrite.HistoryKeep   // sent as the client gave them
 )
-
-var historyNames = [...]string{HistoryDrop: "drop", HistoryRender: "render", HistoryKeep: "keep"}
-
-// String returns "drop", "render" or "keep".
-func (h History) String() string {
-	if int(h) < len(historyNames) {
-		return historyNames[h]
-	}
-	return fmt.Sprintf("History(%d)", uint8(h))
-}
-
-// MarshalText returns the policy's String.
-func (h History) MarshalText() ([]byte, error) { return []byte(h.String()), nil }
-
-// UnmarshalText reads "drop", "render" or "keep".
-func (h *History) UnmarshalText(text []byte) error {
-	for i, name := range historyNames {
-		if string(text) == name {
-			*h = History(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("openai: history %q: want drop, render or keep", text)
-}

@@ -16,22 +16,23 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/reasoning-go/reasoning"
+	"github.com/reasoning-go/reasoning/openai/internal/fake"
 )
 
 // clientStream is what the fake upstream streams to the SDK tests: two
 // choices interleaved, markers cut across chunks, a tool call on choice 1,
 // and a usage chunk.
 var clientStream = []string{
-	chunk(`{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}`,
+	fake.Chunk(`{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}`,
 		`{"index":1,"delta":{"role":"assistant","content":""},"finish_reason":null}`),
-	chunk(delta(0, "<think>Let me th", ""), delta(1, "<think>Wea", "")),
-	chunk(delta(1, "ther.</th", "")),
-	chunk(delta(0, "ink.</th", "")),
-	chunk(delta(1, "ink>\n\nCalling.", ""), delta(0, "ink>The answer", "")),
-	chunk(`{"index":1,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"get_weather","arguments":""}}]},"finish_reason":null}`),
-	chunk(`{"index":1,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"city\":\"Paris\"}"}}]},"finish_reason":null}`),
-	chunk(delta(0, " is 4 <", "stop")), // "<" could start a marker: held, then sent before the finish
-	chunk(`{"index":1,"delta":{},"finish_reason":"tool_calls"}`),
+	fake.Chunk(fake.Delta(0, "<think>Let me th", ""), fake.Delta(1, "<think>Wea", "")),
+	fake.Chunk(fake.Delta(1, "ther.</th", "")),
+	fake.Chunk(fake.Delta(0, "ink.</th", "")),
+	fake.Chunk(fake.Delta(1, "ink>\n\nCalling.", ""), fake.Delta(0, "ink>The answer", "")),
+	fake.Chunk(`{"index":1,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"get_weather","arguments":""}}]},"finish_reason":null}`),
+	fake.Chunk(`{"index":1,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"city\":\"Paris\"}"}}]},"finish_reason":null}`),
+	fake.Chunk(fake.Delta(0, " is 4 <", "stop")), // "<" could start a marker: held, then sent before the finish
+	fake.Chunk(`{"index":1,"delta":{},"finish_reason":"tool_calls"}`),
 	`{"id":"chatcmpl-7","object":"chat.completion.chunk","created":1750000000,"model":"m","choices":[],` +
 		`"usage":{"prompt_tokens":12,"completion_tokens":28,"total_tokens":40}}`,
 }

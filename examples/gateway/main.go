@@ -32,6 +32,7 @@ import (
 
 	"github.com/reasoning-go/reasoning"
 	"github.com/reasoning-go/reasoning/openai"
+	"github.com/reasoning-go/reasoning/openai/rewrite"
 )
 
 func main() {
@@ -131,7 +132,7 @@ func parseArgs(args []string, stdout io.Writer) (*url.URL, string, []openai.Opti
 		}
 	}
 	opts = append(opts, openai.WithThinkingDefaults(defaults))
-	if _, err := openai.NewRewriter("/v1/chat/completions", opts...); err != nil {
+	if _, err := rewrite.NewConfig(opts...); err != nil {
 		return nil, "", nil, fmt.Errorf("-parser with -default-thinking and -default-chat-template-kwargs: %w", err)
 	}
 	return u, *listen, opts, nil

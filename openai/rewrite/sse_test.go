@@ -1,4 +1,4 @@
-package openai
+package rewrite
 
 import (
 	"encoding/json"
@@ -75,7 +75,7 @@ func rewriteAll(t *testing.T, parser string, lines ...string) string {
 	for _, l := range lines {
 		in.WriteString(l)
 	}
-	rw, err := NewRewriter("/v1/chat/completions", WithParser(parser), WithField(FieldReasoning))
+	rw, err := New("/v1/chat/completions", WithParser(parser), WithField(FieldReasoning))
 	require.NoError(t, err)
 	out, err := io.ReadAll(iotest.OneByteReader(rw.Stream(iotest.HalfReader(strings.NewReader(in.String())))))
 	require.NoError(t, err)

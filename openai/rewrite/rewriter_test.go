@@ -1,48 +1,44 @@
-package openai
+package rewrite
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
-	"math/rand/v2"
-	"net/http"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/reasoning-go/reasoning"
+	"github.com/reasoning-go/reasoning/openai/internal/fake"
 )
 
 const chatPath = "/v1/chat/completions"
 
 func chatRewriter(t testing.TB, opts ...Option) *Rewriter {
 	t.Helper()
-	rw, err := NewRewriter(chatPath, opts...)
+	rw, err := New(chatPath, opts...)
 	require.NoError(t, err)
 	return rw
 }
 
-func TestNewRewriterErrors(t *testing.T) {
-	_, err := NewRewriter("/v1/embeddings")
+func TestNewErrors(t *testing.T) {
+	_, err := New("/v1/embeddings")
 	assert.ErrorIs(t, err, ErrUnsupportedPath)
-	_, err = NewRewriter(chatPath, WithParser("qwen-4"))
+	_, err = New(chatPath, WithParser("qwen-4"))
 	assert.ErrorIs(t, err, reasoning.ErrUnknownParser)
-	_, err = NewRewriter(chatPath, WithParser("k2_horizon"),
+	_, err = New(chatPath, WithParser("k2_horizon"),
 		WithThinkingDefaults(reasoning.ThinkingDefaults{ChatTemplateKwargs: map[string]any{"reasoning_effort": "none"}}))
 	assert.ErrorIs(t, err, reasoning.ErrUnsupportedConfig)
-	_, err = NewRewriter(chatPath, WithField(Field(9)))
+	_, err = New(chatPath, WithField(Field(9)))
 	assert.ErrorContains(t, err, "Field(9)")
 
 	for _, path := range []string{"/v1/chat/completions", "/chat/completions", "/openai/deployments/x/chat/completions"} {
-		_, err := NewRewriter(path)
+		_, err := New(path)
 		assert.NoError(t, err, path)
 	}
 }
@@ -97,10 +93,10 @@ func TestNormalization(t *testing.T) {
 				rw := chatRewriter(t, opts...)
 				deltaIn := strings.Replace(strings.Replace(c.upstream, `"role":"assistant",`, "", 1), `"content":"c",`, "", 1)
 				deltaWant := strings.Replace(strings.Replace(want, `"role":"assistant",`, "", 1), `"content":"c",`, "", 1)
-				in := chunk(`{"index":0,"delta":` + deltaIn + `,"finish_reason":null}`)
+				in := fake.Chunk(`{"index":0,"delta":` + deltaIn + `,"finish_reason":null}`)
 				out := rw.Event(Event{Data: []byte(in)})
 				require.Len(t, out, 1)
-				assert.JSONEq(t, chunk(`{"index":0,"delta":`+deltaWant+`,"finish_reason":null}`), string(out[0].Data), "stream")
+				assert.JSONEq(t, fake.Chunk(`{"index":0,"delta":`+deltaWant+`,"finish_reason":null}`), string(out[0].Data), "stream")
 			}
 		})
 	}
@@ -183,7 +179,7 @@ func TestHistoryRenderRoundTrips(t *testing.T) {
 			continue
 		}
 		t.Run(name, func(t *testing.T) {
-			rw, err := NewRewriter(chatPath, WithParser(name), WithHistory(HistoryRender))
+			rw, err := New(chatPath, WithParser(name), WithHistory(HistoryRender))
 			if errors.Is(err, reasoning.ErrUnsupportedConfig) {
 				t.Skipf("%s cannot be built without model files: %v", name, err)
 			}
@@ -267,139 +263,6 @@ func TestStreamEvents(t *testing.T) {
 	assert.Equal(t, "event: x\ndata: {}\n\n", string(Event{Name: []byte("x"), Data: []byte("{}")}.Append(nil)))
 }
 
-// Test200ConcurrentStreams runs 200 streams at once through one Handler,
-// each two interleaved choices of seeded random text cut anywhere, and
-// checks that every client gets every byte of each choice, in order, split
-// as the parser splits the same deltas.
-func Test200ConcurrentStreams(t *testing.T) {
-	const streams = 200
-	seed := uint64(rand.Uint32())
-	t.Logf("seed %d", seed)
-	words := []string{"<think>", "</think>", "<th", "ink>", "</", "plan", " ", "\n\n", "é", "答", "{\"x\":1}", "<tool_call>"}
-	type script struct {
-		deltas [2][]string
-		events []string
-	}
-	scripts := make([]script, streams)
-	for i := range scripts {
-		rng := rand.New(rand.NewPCG(seed, uint64(i)))
-		s := &scripts[i]
-		for ch := range 2 {
-			var text strings.Builder
-			for range 20 + rng.IntN(60) {
-				text.WriteString(words[rng.IntN(len(words))])
-			}
-			all := text.String()
-			for len(all) > 0 {
-				n := min(len(all), 1+rng.IntN(9))
-				for n < len(all) && !utf8.RuneStart(all[n]) { // upstream sends whole runes
-					n++
-				}
-				s.deltas[ch] = append(s.deltas[ch], all[:n])
-				all = all[n:]
-			}
-		}
-		// Interleave the two choices' chunks at random; each finishes.
-		next := [2]int{}
-		for next[0] <= len(s.deltas[0]) || next[1] <= len(s.deltas[1]) {
-			ch := rng.IntN(2)
-			if next[ch] > len(s.deltas[ch]) {
-				ch = 1 - ch
-			}
-			if next[ch] == len(s.deltas[ch]) {
-				s.events = append(s.events, chunk(delta(ch, "", "stop")))
-			} else {
-				s.events = append(s.events, chunk(delta(ch, s.deltas[ch][next[ch]], "")))
-			}
-			next[ch]++
-		}
-		s.events = append(s.events, "[DONE]")
-	}
-	up := newUpstream(t, func(w http.ResponseWriter, r *http.Request) {
-		var req struct{ Model string }
-		json.NewDecoder(r.Body).Decode(&req)
-		var i int
-		fmt.Sscanf(req.Model, "stream-%d", &i)
-		serveSSE(3+i%29, scripts[i].events...)(w, r) // lines cut anywhere
-	})
-	gw := startGateway(t, up, WithParser("qwen3"), WithField(FieldReasoning))
-	var wg sync.WaitGroup
-	errs := make(chan error, 2*streams)
-	for i := range streams {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			resp, err := http.Post(gw.URL+chatPath, "application/json", strings.NewReader(fmt.Sprintf(`{"model":"stream-%d","stream":true}`, i)))
-			if err != nil {
-				errs <- err
-				return
-			}
-			defer resp.Body.Close()
-			body, err := io.ReadAll(resp.Body)
-			if err != nil {
-				errs <- err
-				return
-			}
-			var data []string
-			for _, line := range strings.Split(string(body), "\n") {
-				if p, ok := strings.CutPrefix(line, "data: "); ok {
-					data = append(data, p)
-				}
-			}
-			got := assembleNoT(data)
-			for ch := range 2 {
-				p, _ := reasoning.New("qwen3", nil)
-				var ds []reasoning.Delta
-				for _, d := range scripts[i].deltas[ch] {
-					ds = append(ds, reasoning.Delta{Text: d})
-				}
-				want := reasoning.Collect(p, ds)
-				if g := got[ch]; g == nil || g.Reasoning != want.Reasoning || g.Content != want.Content || g.TextAfterFinish {
-					errs <- fmt.Errorf("seed %d stream %d choice %d: got %+v, want %+v", seed, i, ch, g, want)
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Error(err)
-	}
-}
-
-// assembleNoT is assemble for goroutines that must not call t.FailNow.
-func assembleNoT(data []string) map[int]*split {
-	out := map[int]*split{}
-	for _, d := range data {
-		var c struct {
-			Choices []struct {
-				Index        int
-				Delta        struct{ Reasoning, Content string }
-				FinishReason *string `json:"finish_reason"`
-			}
-		}
-		if json.Unmarshal([]byte(d), &c) != nil {
-			continue
-		}
-		for _, ch := range c.Choices {
-			s := out[ch.Index]
-			if s == nil {
-				s = &split{}
-				out[ch.Index] = s
-			}
-			if s.Finish != "" && ch.Delta.Reasoning+ch.Delta.Content != "" {
-				s.TextAfterFinish = true
-			}
-			s.Reasoning += ch.Delta.Reasoning
-			s.Content += ch.Delta.Content
-			if ch.FinishReason != nil {
-				s.Finish = *ch.FinishReason
-			}
-		}
-	}
-	return out
-}
-
 // FuzzRewriter feeds arbitrary data to a Rewriter as a chunk and as a
 // body: its scanner must take what json.Valid takes; it must not panic,
 // must leave anything that is not valid JSON alone, and whatever it writes
@@ -408,8 +271,8 @@ func FuzzRewriter(f *testing.F) {
 	for _, doc := range jsonDocs {
 		f.Add([]byte(doc))
 	}
-	f.Add([]byte(chunk(delta(0, "<think>a</think>b", ""))))
-	f.Add([]byte(chunk(delta(0, "x", "stop"), delta(1, "<think>y", ""))))
+	f.Add([]byte(fake.Chunk(fake.Delta(0, "<think>a</think>b", ""))))
+	f.Add([]byte(fake.Chunk(fake.Delta(0, "x", "stop"), fake.Delta(1, "<think>y", ""))))
 	f.Add([]byte(`{"choices":[{"index":0,"delta":{"content":"a","content":"<think>b"}}],"choices":[]}`))
 	f.Add([]byte(`{"choices":[{"delta":{"content":"\ud800<think>"}}]}`))
 	f.Add([]byte(`{"choices":[{"message":{"content":"<think>a</think>b"}},{"message":{"content":null}}]}`))
@@ -420,7 +283,7 @@ func FuzzRewriter(f *testing.F) {
 			t.Fatalf("%q: scanner says valid=%v, encoding/json %v", data, scanValid(data), json.Valid(data))
 		}
 		for _, opts := range [][]Option{{WithParser("deepseek_r1")}, {WithField(FieldReasoning)}} {
-			rw, err := NewRewriter(chatPath, opts...)
+			rw, err := New(chatPath, opts...)
 			if err != nil {
 				t.Fatal(err)
 			}

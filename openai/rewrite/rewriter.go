@@ -1,4 +1,4 @@
-package openai
+package rewrite
 
 import (
 	"errors"
@@ -9,9 +9,9 @@ import (
 	"github.com/reasoning-go/reasoning"
 )
 
-// ErrUnsupportedPath is wrapped by NewRewriter for a request path whose
-// responses the package does not rewrite. Match it with errors.Is.
-var ErrUnsupportedPath = errors.New("openai: no rewriter for this path")
+// ErrUnsupportedPath is wrapped by New for a request path whose responses
+// the package does not rewrite. Match it with errors.Is.
+var ErrUnsupportedPath = errors.New("rewrite: no rewriter for this path")
 
 // An endpoint is one API whose responses the package splits: how its
 // requests are read and rewritten, and the per-response state that rewrites
@@ -29,6 +29,8 @@ type endpoint interface {
 	rewriteRequest(body []byte, f requestFields, p *plan) []byte
 	// newResponse returns the state that rewrites one response.
 	newResponse(p *plan) response
+	// errorBody returns an error response body in the API's shape.
+	errorBody(status int, message string) []byte
 }
 
 // requestFields are what a request says about its parser and thinking.
@@ -59,6 +61,10 @@ var endpoints = []struct {
 	{"/chat/completions", chatEndpoint{}},
 }
 
+// Supported reports whether path ends in the path of an API the package
+// rewrites: /chat/completions, /messages or /responses.
+func Supported(path string) bool { return endpointFor(path) != nil }
+
 // endpointFor returns the endpoint whose path suffix path ends with.
 func endpointFor(path string) endpoint {
 	for _, e := range endpoints {
@@ -72,7 +78,7 @@ func endpointFor(path string) endpoint {
 // A plan is what one request decided: the parser of its response and the
 // chat_template_kwargs it was sent with.
 type plan struct {
-	cfg    *config
+	cfg    *Config
 	parser string         // canonical name; "" when the response is only normalised
 	kwargs map[string]any // resolved chat_template_kwargs, for the parsers
 }
@@ -157,32 +163,33 @@ type Rewriter struct {
 	out  events
 }
 
-// NewRewriter returns a Rewriter for one request to path, which must end
-// in the path of an API the package rewrites (/chat/completions), else the
-// error wraps ErrUnsupportedPath. Until Request reads the request, the
-// parser is WithParser's (none: the response is only normalised) and the
-// thinking decision the deployment's defaults alone. It fails for options
-// that name an unknown parser or that the parser rejects.
-func NewRewriter(path string, opts ...Option) (*Rewriter, error) {
-	cfg, err := newConfig(opts)
+// New returns a Rewriter for one request to path, which must end in the
+// path of an API the package rewrites (see Supported), else the error
+// wraps ErrUnsupportedPath; it fails as NewConfig does for opts. A
+// gateway that serves many requests builds a Config once instead.
+func New(path string, opts ...Option) (*Rewriter, error) {
+	cfg, err := NewConfig(opts...)
 	if err != nil {
 		return nil, err
 	}
+	return cfg.New(path)
+}
+
+// New returns a Rewriter for one request to path, which must end in the
+// path of an API the package rewrites (see Supported), else the error
+// wraps ErrUnsupportedPath. Until Request reads the request, the parser is
+// WithParser's (none: the response is only normalised) and the thinking
+// decision the deployment's defaults alone.
+func (c *Config) New(path string) (*Rewriter, error) {
 	ep := endpointFor(path)
 	if ep == nil {
 		return nil, fmt.Errorf("%w: %q", ErrUnsupportedPath, path)
 	}
-	return newRewriter(cfg, ep)
-}
-
-func newRewriter(cfg *config, ep endpoint) (*Rewriter, error) {
-	r := &Rewriter{ep: ep, plan: plan{cfg: cfg}}
-	if cfg.parser != "" {
-		kw, _ := cfg.registry.ResolveThinking(nil, "", cfg.defaults)
-		if _, err := cfg.registry.New(cfg.parser, nil, reasoning.WithChatTemplateKwargs(kw)); err != nil {
-			return nil, err
-		}
-		r.plan.parser, r.plan.kwargs = cfg.parser, kw
+	r := &Rewriter{ep: ep, plan: plan{cfg: c}}
+	if c.parser != "" {
+		// NewConfig built this parser with these kwargs once already.
+		r.plan.parser = c.parser
+		r.plan.kwargs, _ = c.registry.ResolveThinking(nil, "", c.defaults)
 	}
 	return r, nil
 }

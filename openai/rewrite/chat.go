@@ -1,4 +1,4 @@
-package openai
+package rewrite
 
 import (
 	"bytes"
@@ -51,6 +51,8 @@ func (chatEndpoint) rewriteRequest(body []byte, f requestFields, p *plan) []byte
 }
 
 func (chatEndpoint) newResponse(p *plan) response { return &chatResponse{p: p} }
+
+func (chatEndpoint) errorBody(status int, message string) []byte { return openAIError(status, message) }
 
 // withMember returns the JSON object body with its member key set to raw:
 // the value replaced where the key is, the member added at the end where it

@@ -1,4 +1,4 @@
-package openai
+package rewrite
 
 import (
 	"bufio"
@@ -12,7 +12,7 @@ import (
 // long tool call can be large; a stream with a longer event is cut.
 const maxEventBytes = 64 << 20
 
-var errEventTooLong = errors.New("openai: server-sent event longer than 64 MiB")
+var errEventTooLong = errors.New("rewrite: server-sent event longer than 64 MiB")
 
 // sseStream is a stream of server-sent events as the client gets it. It
 // reads upstream a line at a time, holds the lines of the current event

@@ -1,10 +1,12 @@
-package openai
+package rewrite
 
 import (
 	"io"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/reasoning-go/reasoning/openai/internal/fake"
 )
 
 // benchChunks are the chunks the per-event benchmarks and
@@ -18,24 +20,24 @@ var benchChunks = []struct {
 	touched bool // the chunk is rewritten; else it goes out as it came
 	parsed  bool // its text goes through a parser
 }{
-	{"reasoning", []Option{WithParser("qwen3")}, "<think>", chunk(delta(0, " token", "")), true, true},
-	{"normalized", nil, "", chunk(`{"index":0,"delta":{"reasoning":" token"},"finish_reason":null}`), true, false},
-	{"untouched/content", []Option{WithParser("qwen3")}, "<think>r</think>", chunk(delta(0, " token", "")), false, true},
+	{"reasoning", []Option{WithParser("qwen3")}, "<think>", fake.Chunk(fake.Delta(0, " token", "")), true, true},
+	{"normalized", nil, "", fake.Chunk(`{"index":0,"delta":{"reasoning":" token"},"finish_reason":null}`), true, false},
+	{"untouched/content", []Option{WithParser("qwen3")}, "<think>r</think>", fake.Chunk(fake.Delta(0, " token", "")), false, true},
 	{"untouched/tool-call", []Option{WithParser("qwen3")}, "<think>r</think>",
-		chunk(`{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"ci"}}]},"finish_reason":null}`), false, false},
-	{"untouched/upstream-both", nil, "", chunk(`{"index":0,"delta":{"reasoning":" token","reasoning_content":" token"},"finish_reason":null}`), false, false},
-	{"untouched/usage", []Option{WithParser("qwen3")}, "<think>", usageChunk, false, false},
+		fake.Chunk(`{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"ci"}}]},"finish_reason":null}`), false, false},
+	{"untouched/upstream-both", nil, "", fake.Chunk(`{"index":0,"delta":{"reasoning":" token","reasoning_content":" token"},"finish_reason":null}`), false, false},
+	{"untouched/usage", []Option{WithParser("qwen3")}, "<think>", fake.UsageChunk, false, false},
 }
 
 // newBenchRewriter returns a rewriter for one benchChunks case, its parser
 // where the case runs it.
 func newBenchRewriter(tb testing.TB, opts []Option, start string) *Rewriter {
-	rw, err := NewRewriter("/v1/chat/completions", opts...)
+	rw, err := New("/v1/chat/completions", opts...)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	if start != "" {
-		rw.Event(Event{Data: []byte(chunk(delta(0, start, "")))})
+		rw.Event(Event{Data: []byte(fake.Chunk(fake.Delta(0, start, "")))})
 	}
 	return rw
 }
@@ -65,23 +67,23 @@ func BenchmarkRewriterEvent(b *testing.B) {
 func BenchmarkStream(b *testing.B) {
 	for _, n := range []int{100, 1000} {
 		var s strings.Builder
-		s.WriteString("data: " + chunk(roleChunkChoice) + "\n\n")
-		s.WriteString("data: " + chunk(delta(0, "<think>", "")) + "\n\n")
+		s.WriteString("data: " + fake.Chunk(fake.RoleChunkChoice) + "\n\n")
+		s.WriteString("data: " + fake.Chunk(fake.Delta(0, "<think>", "")) + "\n\n")
 		for i := range n {
 			text := " word"
 			if i == n/2 {
 				text = "</think>"
 			}
-			s.WriteString("data: " + chunk(delta(0, text, "")) + "\n\n")
+			s.WriteString("data: " + fake.Chunk(fake.Delta(0, text, "")) + "\n\n")
 		}
-		s.WriteString("data: " + chunk(delta(0, "", "stop")) + "\n\ndata: [DONE]\n\n")
+		s.WriteString("data: " + fake.Chunk(fake.Delta(0, "", "stop")) + "\n\ndata: [DONE]\n\n")
 		stream := s.String()
 		b.Run(strconv.Itoa(n)+"chunks", func(b *testing.B) {
 			buf := make([]byte, 32<<10)
 			b.SetBytes(int64(len(stream)))
 			b.ReportAllocs()
 			for b.Loop() {
-				rw, _ := NewRewriter("/v1/chat/completions", WithParser("qwen3"))
+				rw, _ := New("/v1/chat/completions", WithParser("qwen3"))
 				r := rw.Stream(strings.NewReader(stream))
 				for {
 					if _, err := r.Read(buf); err == io.EOF {

@@ -1,4 +1,4 @@
-package openai
+package rewrite
 
 import (
 	"encoding/json"
@@ -13,7 +13,7 @@ import (
 // that strings are valid UTF-8 (encoding/json does not either when it
 // decodes); the tests compare the two.
 
-var errSyntax = errors.New("openai: invalid JSON")
+var errSyntax = errors.New("rewrite: invalid JSON")
 
 func skipSpace(b []byte, i int) int {
 	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
