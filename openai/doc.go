@@ -9,7 +9,7 @@
 //   - NewHandler is a reverse proxy, for a gateway built on net/http.
 //
 // Both rewrite POST requests to paths ending in /chat/completions,
-// /messages (Anthropic Messages) and /responses (the Responses API), and
+// /v1/messages (Anthropic Messages) and /responses (the Responses API), and
 // their responses, plain and streamed, through package rewrite, which
 // says what each API gets and works on bytes alone for any other stack.
 // Their options are package rewrite's (Option is the same type), with

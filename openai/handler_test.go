@@ -28,7 +28,8 @@ import (
 )
 
 // upstream is a fake OpenAI-compatible server. Its handler serves chat
-// completions; it records every request body it was sent.
+// completions, Messages and Responses; it records every request body it
+// was sent.
 type upstream struct {
 	*httptest.Server
 	mu     sync.Mutex
@@ -38,14 +39,17 @@ type upstream struct {
 func newUpstream(t *testing.T, chat http.HandlerFunc) *upstream {
 	u := &upstream{}
 	mux := http.NewServeMux()
-	mux.HandleFunc("/v1/chat/completions", func(w http.ResponseWriter, r *http.Request) {
+	record := func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		u.mu.Lock()
 		u.bodies = append(u.bodies, string(body))
 		u.mu.Unlock()
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		chat(w, r)
-	})
+	}
+	for _, path := range []string{"/v1/chat/completions", "/v1/messages", "/v1/responses"} {
+		mux.HandleFunc(path, record)
+	}
 	mux.HandleFunc("/v1/models", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, modelsJSON)
@@ -94,12 +98,26 @@ func mustURL(t testing.TB, s string) *url.URL {
 // serveSSE returns a handler that streams events, each written in pieces
 // of piece bytes and flushed, so that lines reach the gateway cut anywhere.
 func serveSSE(piece int, events ...string) http.HandlerFunc {
+	named := make([]fake.Event, len(events))
+	for i, e := range events {
+		named[i] = fake.Event{Data: e}
+	}
+	return serveEvents(piece, named...)
+}
+
+// serveEvents returns a handler that streams named events, as the
+// Messages and Responses APIs send them, each written in pieces of piece
+// bytes and flushed.
+func serveEvents(piece int, events ...fake.Event) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-cache")
 		var all strings.Builder
 		for _, e := range events {
-			all.WriteString("data: " + e + "\n\n")
+			if e.Name != "" {
+				all.WriteString("event: " + e.Name + "\n")
+			}
+			all.WriteString("data: " + e.Data + "\n\n")
 		}
 		s := all.String()
 		for len(s) > 0 {

@@ -28,7 +28,7 @@ const (
 
 // NewTransport returns an http.RoundTripper that splits reasoning out of
 // the responses base returns for requests to the paths the package
-// rewrites (/chat/completions, /messages, /responses): plain and streamed,
+// rewrites (/chat/completions, /v1/messages, /responses): plain and streamed,
 // text a parser held back sent before its choice or block ends. Give it to
 // any Go client: openai-go's option.WithHTTPClient, go-openai's
 // ClientConfig.HTTPClient, anthropic-sdk-go's option.WithHTTPClient. A nil

@@ -21,31 +21,46 @@ const maxChoices = 1 << 10
 type chatEndpoint struct{}
 
 func (chatEndpoint) readRequest(body []byte) (requestFields, bool) {
-	var req map[string]json.RawMessage
+	req, f, ok := readRequestObject(body)
+	json.Unmarshal(req["reasoning_effort"], &f.effort)
+	return f, ok
+}
+
+// readRequestObject decodes a request body's top-level members and reads
+// the model and chat_template_kwargs every API's request may carry; ok is
+// false for a body that is not a JSON object, or whose
+// chat_template_kwargs is not one (upstream will say what is wrong).
+func readRequestObject(body []byte) (req map[string]json.RawMessage, f requestFields, ok bool) {
 	if json.Unmarshal(body, &req) != nil || req == nil {
-		return requestFields{}, false
+		return nil, requestFields{}, false
 	}
-	var f requestFields
 	json.Unmarshal(req["model"], &f.model) // a non-string is upstream's to reject
 	if raw, ok := req["chat_template_kwargs"]; ok {
 		dec := json.NewDecoder(bytes.NewReader(raw))
 		dec.UseNumber()
 		if dec.Decode(&f.kwargs) != nil {
-			return requestFields{}, false // not an object: upstream will say so
+			return nil, requestFields{}, false
 		}
 	}
-	json.Unmarshal(req["reasoning_effort"], &f.effort)
-	return f, true
+	return req, f, true
 }
 
 func (chatEndpoint) rewriteRequest(body []byte, f requestFields, p *plan) []byte {
-	if !(len(p.kwargs) == 0 && len(f.kwargs) == 0 || reflect.DeepEqual(p.kwargs, f.kwargs)) {
-		if raw, err := marshal(p.kwargs); err == nil {
-			body = withMember(body, "chat_template_kwargs", raw)
-		}
-	}
+	body = withKwargs(body, f, p)
 	if p.cfg.history != HistoryKeep {
 		body = rewriteHistory(body, p)
+	}
+	return body
+}
+
+// withKwargs returns body with its chat_template_kwargs set to the plan's,
+// unless they say the same as the request's own.
+func withKwargs(body []byte, f requestFields, p *plan) []byte {
+	if len(p.kwargs) == 0 && len(f.kwargs) == 0 || reflect.DeepEqual(p.kwargs, f.kwargs) {
+		return body
+	}
+	if raw, err := marshal(p.kwargs); err == nil {
+		body = withMember(body, "chat_template_kwargs", raw)
 	}
 	return body
 }
@@ -92,15 +107,7 @@ func rewriteHistory(body []byte, p *plan) []byte {
 	if msgs < 0 || body[msgs] != '[' {
 		return body
 	}
-	var open, close string
-	if p.cfg.history == HistoryRender {
-		if info, ok := p.cfg.registry.Info(p.parser); ok && len(info.Closes) > 0 {
-			close = info.Closes[0]
-			if len(info.Opens) > 0 {
-				open = info.Opens[0]
-			}
-		}
-	}
+	open, close := p.renderMarkers()
 	var out []byte
 	copied := 0
 	elements(body, msgs, func(start, end int) {
@@ -136,6 +143,23 @@ func rewriteHistory(body []byte, p *plan) []byte {
 		return body
 	}
 	return append(out, body[copied:]...)
+}
+
+// renderMarkers returns the markers HistoryRender writes reasoning
+// between, the family's first opening and closing ones; close is "" when
+// reasoning is dropped instead (another policy, or a family without a
+// closing marker).
+func (p *plan) renderMarkers() (open, close string) {
+	if p.cfg.history != HistoryRender {
+		return "", ""
+	}
+	if info, ok := p.cfg.registry.Info(p.parser); ok && len(info.Closes) > 0 {
+		close = info.Closes[0]
+		if len(info.Opens) > 0 {
+			open = info.Opens[0]
+		}
+	}
+	return open, close
 }
 
 // appendHistoryMessage appends the message object at data[at] without its

@@ -11,7 +11,7 @@
 //     through a parser of its own; reasoning is written to reasoning and
 //     reasoning_content (WithField), and a choice upstream already split
 //     is only normalised to those fields.
-//   - Anthropic Messages (/messages): a text block with raw markers
+//   - Anthropic Messages (/v1/messages): a text block with raw markers
 //     becomes a thinking block, with an empty signature, before a text
 //     block; streamed content_block_start, _delta and _stop events are
 //     rewritten the same way, and every block index renumbered.

@@ -35,9 +35,28 @@ type endpoint interface {
 
 // requestFields are what a request says about its parser and thinking.
 type requestFields struct {
-	model  string
-	kwargs map[string]any // its chat_template_kwargs, nil when absent
-	effort string         // its reasoning effort, "" when absent
+	model    string
+	kwargs   map[string]any // its chat_template_kwargs, nil when absent
+	effort   string         // its reasoning effort, "" when absent
+	thinking string         // its API's own switch as a thinking_mode ("enabled", "disabled"), "" when absent
+}
+
+// controls returns the chat_template_kwargs ResolveThinking weighs: the
+// request's own, with its API's switch as thinking_mode unless they set
+// one.
+func (f requestFields) controls() map[string]any {
+	if f.thinking == "" {
+		return f.kwargs
+	}
+	if _, set := f.kwargs["thinking_mode"]; set {
+		return f.kwargs
+	}
+	kw := make(map[string]any, len(f.kwargs)+1)
+	for k, v := range f.kwargs {
+		kw[k] = v
+	}
+	kw["thinking_mode"] = f.thinking
+	return kw
 }
 
 // A response rewrites one response: a whole JSON body, or a stream's
@@ -59,10 +78,11 @@ var endpoints = []struct {
 	ep     endpoint
 }{
 	{"/chat/completions", chatEndpoint{}},
+	{"/v1/messages", messagesEndpoint{}}, // not /threads/{id}/messages, OpenAI's Assistants API
 }
 
 // Supported reports whether path ends in the path of an API the package
-// rewrites: /chat/completions, /messages or /responses.
+// rewrites: /chat/completions, /v1/messages or /responses.
 func Supported(path string) bool { return endpointFor(path) != nil }
 
 // endpointFor returns the endpoint whose path suffix path ends with.
@@ -220,7 +240,7 @@ func (r *Rewriter) Request(body []byte) ([]byte, error) {
 			return body, nil
 		}
 	}
-	kw, _ := cfg.registry.ResolveThinking(f.kwargs, f.effort, cfg.defaults)
+	kw, _ := cfg.registry.ResolveThinking(f.controls(), f.effort, cfg.defaults)
 	if _, err := cfg.registry.New(name, nil, reasoning.WithChatTemplateKwargs(kw)); err != nil {
 		return nil, err
 	}
