@@ -79,6 +79,7 @@ var endpoints = []struct {
 }{
 	{"/chat/completions", chatEndpoint{}},
 	{"/v1/messages", messagesEndpoint{}}, // not /threads/{id}/messages, OpenAI's Assistants API
+	{"/responses", responsesEndpoint{}},
 }
 
 // Supported reports whether path ends in the path of an API the package
