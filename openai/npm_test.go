@@ -15,6 +15,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/reasoning-go/reasoning/openai/internal/fake"
 )
 
 // TestNPMOpenAIClient runs the npm openai client (testdata/npm, its
@@ -26,7 +28,6 @@ func TestNPMOpenAIClient(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the npm client test installs a package")
 	}
-	dir := npmClient(t)
 	up := newUpstream(t, func(w http.ResponseWriter, r *http.Request) {
 		var req struct {
 			Model  string
@@ -47,15 +48,7 @@ func TestNPMOpenAIClient(t *testing.T) {
 		}
 	})
 	gw := startGateway(t, up)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "node", "client.mjs", gw.URL)
-	cmd.Dir = dir
-	out, err := cmd.Output()
-	if ee, ok := err.(*exec.ExitError); ok {
-		t.Fatalf("node client.mjs: %v\n%s", err, ee.Stderr)
-	}
-	require.NoError(t, err)
+	out := runNode(t, "client.mjs", gw.URL)
 	var got struct {
 		Stream map[int]struct {
 			Reasoning        string `json:"reasoning"`
@@ -127,8 +120,93 @@ func npmClient(t *testing.T) string {
 			}
 		}
 	}
-	script, err := os.ReadFile(filepath.Join("testdata", "npm", "client.mjs"))
+	scripts, err := filepath.Glob(filepath.Join("testdata", "npm", "*.mjs"))
 	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "client.mjs"), script, 0o644))
+	for _, path := range scripts {
+		script, err := os.ReadFile(path)
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, filepath.Base(path)), script, 0o644))
+	}
 	return dir
+}
+
+// runNode runs one script of testdata/npm against url and returns what it
+// printed.
+func runNode(t *testing.T, script, url string) []byte {
+	dir := npmClient(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "node", script, url)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if ee, ok := err.(*exec.ExitError); ok {
+		t.Fatalf("node %s: %v\n%s", script, err, ee.Stderr)
+	}
+	require.NoError(t, err)
+	return out
+}
+
+// TestNPMAnthropicClient runs the npm @anthropic-ai/sdk client through a
+// Handler: a streamed message assembled by its MessageStream, a plain one,
+// and an error. Like TestNPMOpenAIClient, it needs node and npm.
+func TestNPMAnthropicClient(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the npm client test installs a package")
+	}
+	gw := startGateway(t, messagesUpstream(t, 0))
+	out := runNode(t, "messages.mjs", gw.URL)
+	var got struct {
+		Thinking        string
+		Stream, Message []map[string]any
+		Error           struct {
+			Status    int
+			Message   string
+			RequestID string
+		}
+	}
+	require.NoError(t, json.Unmarshal(out, &got), "%s", out)
+	assert.Equal(t, fake.MessagesReasoning, got.Thinking)
+	require.Len(t, got.Stream, 3, "%s", out)
+	assert.Equal(t, map[string]any{"type": "thinking", "thinking": fake.MessagesReasoning, "signature": ""}, got.Stream[0])
+	assert.Equal(t, map[string]any{"type": "text", "text": fake.MessagesText}, got.Stream[1])
+	assert.Equal(t, map[string]any{"city": "Paris"}, got.Stream[2]["input"])
+	require.Len(t, got.Message, 3, "%s", out)
+	assert.Equal(t, map[string]any{"type": "thinking", "thinking": "plan", "signature": ""}, got.Message[0])
+	assert.Equal(t, "done", got.Message[1]["text"])
+	assert.Equal(t, http.StatusTooManyRequests, got.Error.Status)
+	assert.Contains(t, got.Error.Message, "slow down")
+	assert.Equal(t, "req_7", got.Error.RequestID)
+}
+
+// TestNPMResponsesClient runs the npm openai client's Responses API
+// through a Handler: a streamed response assembled by its ResponseStream,
+// a plain one, and an error.
+func TestNPMResponsesClient(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the npm client test installs a package")
+	}
+	gw := startGateway(t, responsesUpstream(t, -1))
+	out := runNode(t, "responses.mjs", gw.URL)
+	var got struct {
+		Reasoning, Text string
+		Stream, Message []map[string]any
+		Error           struct {
+			Status    int
+			Message   string
+			RequestID string
+		}
+	}
+	require.NoError(t, json.Unmarshal(out, &got), "%s", out)
+	assert.Equal(t, fake.ResponsesReasoning, got.Reasoning)
+	assert.Equal(t, fake.ResponsesAnswer, got.Text)
+	for name, output := range map[string][]map[string]any{"stream": got.Stream, "message": got.Message} {
+		require.Len(t, output, 3, "%s: %s", name, out)
+		assert.Equal(t, "reasoning", output[0]["type"], name)
+		assert.Equal(t, "message", output[1]["type"], name)
+		assert.Equal(t, "function_call", output[2]["type"], name)
+	}
+	assert.Equal(t, []any{map[string]any{"type": "reasoning_text", "text": fake.ResponsesReasoning}}, got.Stream[0]["content"])
+	assert.Equal(t, []any{map[string]any{"type": "reasoning_text", "text": "plan"}}, got.Message[0]["content"])
+	assert.Equal(t, http.StatusTooManyRequests, got.Error.Status)
+	assert.Equal(t, "req-7", got.Error.RequestID)
 }
