@@ -573,7 +573,8 @@ func (r *responsesResponse) end(out *events) {
 }
 
 // withItems returns the response object at data[at] with each message
-// item that was split replaced by the items streamed for it.
+// item that was split replaced by the items streamed for it (none, when
+// it had no text at all).
 func (r *responsesResponse) withItems(data []byte, at int) []byte {
 	output, _ := memberSpan(data, at, "output")
 	if output < 0 || data[output] != '[' {
@@ -582,15 +583,18 @@ func (r *responsesResponse) withItems(data []byte, at int) []byte {
 	list := append([]byte(nil), '[')
 	n := 0
 	elements(data, output, func(start, end int) {
+		item := data[start:end]
+		if items, ok := r.done[itemID(data, start)]; ok && blockType(data, start) == "message" {
+			item = items // none when the message had no text at all
+		}
+		if len(item) == 0 {
+			return
+		}
 		if n > 0 {
 			list = append(list, ',')
 		}
 		n++
-		if items, ok := r.done[itemID(data, start)]; ok && blockType(data, start) == "message" && len(items) > 0 {
-			list = append(list, items...)
-			return
-		}
-		list = append(list, data[start:end]...)
+		list = append(list, item...)
 	})
 	list = append(list, ']')
 	return appendReplaced(nil, data, at, member{"output", list})

@@ -101,7 +101,7 @@ func assembleResponses(t *testing.T, events []Event) (items []responsesItem, com
 			it.Done = ev.Item
 		case "response.completed":
 			completed = ev.Response.Output
-			var doneItems []json.RawMessage
+			doneItems := []json.RawMessage{}
 			for _, it := range items {
 				doneItems = append(doneItems, it.Done)
 			}
