@@ -1,6 +1,7 @@
 // Command gateway is an OpenAI-compatible reverse proxy that splits a
-// reasoning model's output into reasoning and content, in front of a server
-// that returns the raw text (llama.cpp's llama-server, a vLLM started
+// reasoning model's output into reasoning and content (chat completions,
+// Anthropic Messages and the Responses API), in front of a server that
+// returns the raw text (llama.cpp's llama-server, a vLLM started
 // without --reasoning-parser, Ollama's OpenAI endpoint). It is a thin main
 // over package openai's Handler, whose documentation says what it does.
 //
