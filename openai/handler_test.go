@@ -82,6 +82,38 @@ func (u *upstream) requests() int {
 	return len(u.bodies)
 }
 
+// openAIRateLimit is the body of the 429 the fake APIs answer the model
+// "fail" with, and anthropicRateLimit Anthropic's.
+const (
+	openAIRateLimit    = `{"error":{"message":"slow down","type":"rate_limit","param":null,"code":"429"}}`
+	anthropicRateLimit = `{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`
+)
+
+// apiUpstream is a raw-text server of one API: stream serves the
+// streaming requests, body (JSON) the others, and the model "fail" gets a
+// 429 with failBody and the header name set to a request ID, req-7.
+func apiUpstream(t *testing.T, stream http.HandlerFunc, body, failBody, name string) *upstream {
+	return newUpstream(t, func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Model  string
+			Stream bool
+		}
+		json.NewDecoder(r.Body).Decode(&req)
+		switch {
+		case req.Model == "fail":
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set(name, "req-7")
+			w.WriteHeader(http.StatusTooManyRequests)
+			io.WriteString(w, failBody)
+		case req.Stream:
+			stream(w, r)
+		default:
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, body)
+		}
+	})
+}
+
 // startGateway serves a Handler in front of up, configured by opts.
 func startGateway(t *testing.T, up *upstream, opts ...Option) *httptest.Server {
 	gw := httptest.NewServer(NewHandler(mustURL(t, up.URL), append([]Option{WithErrorLog(log.New(io.Discard, "", 0))}, opts...)...))

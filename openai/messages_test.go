@@ -2,8 +2,6 @@ package openai
 
 import (
 	"context"
-	"encoding/json"
-	"io"
 	"net/http"
 	"testing"
 
@@ -20,25 +18,7 @@ import (
 // streaming requests, fake.MessagesBody to the others, and a 429 with a
 // request ID to the model "fail".
 func messagesUpstream(t *testing.T, cut int) *upstream {
-	return newUpstream(t, func(w http.ResponseWriter, r *http.Request) {
-		var req struct {
-			Model  string
-			Stream bool
-		}
-		json.NewDecoder(r.Body).Decode(&req)
-		switch {
-		case req.Model == "fail":
-			w.Header().Set("Content-Type", "application/json")
-			w.Header().Set("Request-Id", "req_7")
-			w.WriteHeader(http.StatusTooManyRequests)
-			io.WriteString(w, `{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`)
-		case req.Stream:
-			serveEvents(7, fake.MessagesStream[:len(fake.MessagesStream)-cut]...)(w, r)
-		default:
-			w.Header().Set("Content-Type", "application/json")
-			io.WriteString(w, fake.MessagesBody)
-		}
-	})
+	return apiUpstream(t, serveEvents(7, fake.MessagesStream[:len(fake.MessagesStream)-cut]...), fake.MessagesBody, anthropicRateLimit, "Request-Id")
 }
 
 func anthropicClient(up *upstream) anthropic.Client {
@@ -119,7 +99,7 @@ func TestTransportAnthropic(t *testing.T) {
 	var apiErr *anthropic.Error
 	require.ErrorAs(t, err, &apiErr)
 	assert.Equal(t, http.StatusTooManyRequests, apiErr.StatusCode)
-	assert.Equal(t, "req_7", apiErr.Response.Header.Get("Request-Id"))
+	assert.Equal(t, "req-7", apiErr.Response.Header.Get("Request-Id"))
 	stream := client.Messages.NewStreaming(context.Background(), params)
 	assert.False(t, stream.Next())
 	require.ErrorAs(t, stream.Err(), &apiErr)

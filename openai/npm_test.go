@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -28,25 +27,8 @@ func TestNPMOpenAIClient(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the npm client test installs a package")
 	}
-	up := newUpstream(t, func(w http.ResponseWriter, r *http.Request) {
-		var req struct {
-			Model  string
-			Stream bool
-		}
-		json.NewDecoder(r.Body).Decode(&req)
-		switch {
-		case req.Model == "fail":
-			w.Header().Set("Content-Type", "application/json")
-			w.Header().Set("X-Request-Id", "req-7")
-			w.WriteHeader(http.StatusTooManyRequests)
-			io.WriteString(w, `{"error":{"message":"slow down","type":"rate_limit","param":null,"code":"429"}}`)
-		case req.Stream:
-			serveSSE(11, append(clientStream[:len(clientStream):len(clientStream)], "[DONE]")...)(w, r)
-		default:
-			w.Header().Set("Content-Type", "application/json")
-			io.WriteString(w, clientCompletion)
-		}
-	})
+	up := apiUpstream(t, serveSSE(11, append(clientStream[:len(clientStream):len(clientStream)], "[DONE]")...),
+		clientCompletion, openAIRateLimit, "X-Request-Id")
 	gw := startGateway(t, up)
 	out := runNode(t, "client.mjs", gw.URL)
 	var got struct {
@@ -175,7 +157,7 @@ func TestNPMAnthropicClient(t *testing.T) {
 	assert.Equal(t, "done", got.Message[1]["text"])
 	assert.Equal(t, http.StatusTooManyRequests, got.Error.Status)
 	assert.Contains(t, got.Error.Message, "slow down")
-	assert.Equal(t, "req_7", got.Error.RequestID)
+	assert.Equal(t, "req-7", got.Error.RequestID)
 }
 
 // TestNPMResponsesClient runs the npm openai client's Responses API

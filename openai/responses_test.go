@@ -2,8 +2,6 @@ package openai
 
 import (
 	"context"
-	"encoding/json"
-	"io"
 	"net/http"
 	"testing"
 
@@ -21,25 +19,7 @@ import (
 // requests, fake.ResponsesBody to the others, and a 429 with a request ID
 // to the model "fail".
 func responsesUpstream(t *testing.T, n int) *upstream {
-	return newUpstream(t, func(w http.ResponseWriter, r *http.Request) {
-		var req struct {
-			Model  string
-			Stream bool
-		}
-		json.NewDecoder(r.Body).Decode(&req)
-		switch {
-		case req.Model == "fail":
-			w.Header().Set("Content-Type", "application/json")
-			w.Header().Set("X-Request-Id", "req-7")
-			w.WriteHeader(http.StatusTooManyRequests)
-			io.WriteString(w, `{"error":{"message":"slow down","type":"rate_limit","param":null,"code":"429"}}`)
-		case req.Stream:
-			serveEvents(13, fake.ResponsesStream(n)...)(w, r)
-		default:
-			w.Header().Set("Content-Type", "application/json")
-			io.WriteString(w, fake.ResponsesBody)
-		}
-	})
+	return apiUpstream(t, serveEvents(13, fake.ResponsesStream(n)...), fake.ResponsesBody, openAIRateLimit, "X-Request-Id")
 }
 
 var responsesParams = responses.ResponseNewParams{

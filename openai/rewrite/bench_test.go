@@ -95,3 +95,45 @@ func BenchmarkStream(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSplitEvent is the cost of one text delta event of Anthropic
+// Messages and of the Responses API through Rewriter.Event, with the
+// parser in steady state: inside reasoning (the event becomes a
+// thinking_delta or reasoning_text.delta) and in content (renumbered).
+func BenchmarkSplitEvent(b *testing.B) {
+	for _, c := range []struct {
+		name, path   string
+		start, event fake.Event
+		setup        []fake.Event
+	}{
+		{"messages/reasoning", messagesPath, fake.TextDelta(0, "<think>"), fake.TextDelta(0, " token"),
+			[]fake.Event{fake.MessageStart("m"), fake.TextStart(0)}},
+		{"messages/content", messagesPath, fake.TextDelta(0, "<think>r</think>"), fake.TextDelta(0, " token"),
+			[]fake.Event{fake.MessageStart("m"), fake.TextStart(0)}},
+		{"responses/reasoning", responsesPath, responsesDelta(4, "<think>"), responsesDelta(5, " token"), fake.ResponsesStream(4)},
+		{"responses/content", responsesPath, responsesDelta(4, "<think>r</think>"), responsesDelta(5, " token"), fake.ResponsesStream(4)},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			rw, err := New(c.path, WithParser("qwen3"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, e := range append(c.setup, c.start) {
+				rw.Event(Event{Name: []byte(e.Name), Data: []byte(e.Data)})
+			}
+			e := Event{Name: []byte(c.event.Name), Data: []byte(c.event.Data)}
+			b.SetBytes(int64(len(e.Data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				rw.Event(e)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/event")
+		})
+	}
+}
+
+// responsesDelta is an output_text delta of ResponsesStream's message.
+func responsesDelta(seq int, text string) fake.Event {
+	return fake.Event{Name: "response.output_text.delta", Data: `{"type":"response.output_text.delta","sequence_number":` + strconv.Itoa(seq) +
+		`,"item_id":"msg_a1","output_index":0,"content_index":0,"delta":` + string(jsonString(text)) + `,"logprobs":[]}`}
+}

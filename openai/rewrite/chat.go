@@ -99,20 +99,10 @@ func withMember(body []byte, key string, raw []byte) []byte {
 // the request body that carry a reasoning member, copying every other byte
 // as it came.
 func rewriteHistory(body []byte, p *plan) []byte {
-	at := skipSpace(body, 0)
-	if at >= len(body) || body[at] != '{' {
-		return body
-	}
-	msgs, _ := memberSpan(body, at, "messages")
-	if msgs < 0 || body[msgs] != '[' {
-		return body
-	}
 	open, close := p.renderMarkers()
-	var out []byte
-	copied := 0
-	elements(body, msgs, func(start, end int) {
+	return rewriteElements(body, "messages", func(start, _ int) []byte {
 		if body[start] != '{' {
-			return
+			return nil
 		}
 		assistant, has := false, false
 		text := ""
@@ -122,22 +112,42 @@ func rewriteHistory(body []byte, p *plan) []byte {
 				assistant = string(body[s:e]) == `"assistant"`
 			case "reasoning", "reasoning_content":
 				has = true
-				if body[s] == '"' && text == "" {
-					_, escaped, _ := stringEnd(body, s)
-					text, _ = unquote(body[s:e], escaped)
+				if text == "" {
+					text = stringValue(body, s, e)
 				}
 			}
 		})
 		if !assistant || !has {
-			return
+			return nil
 		}
-		out = append(out, body[copied:start]...)
 		render := ""
 		if close != "" && text != "" {
 			render = open + text + close
 		}
-		out = appendHistoryMessage(out, body, start, render)
-		copied = end
+		return appendHistoryMessage(nil, body, start, render)
+	})
+}
+
+// rewriteElements returns body, a JSON object, with each element of its
+// array member key for which replace returns bytes replaced by them,
+// every other byte as it came.
+func rewriteElements(body []byte, key string, replace func(start, end int) []byte) []byte {
+	at := skipSpace(body, 0)
+	if at >= len(body) || body[at] != '{' {
+		return body
+	}
+	array, _ := memberSpan(body, at, key)
+	if array < 0 || body[array] != '[' {
+		return body
+	}
+	var out []byte
+	copied := 0
+	elements(body, array, func(start, end int) {
+		if b := replace(start, end); b != nil {
+			out = append(out, body[copied:start]...)
+			out = append(out, b...)
+			copied = end
+		}
 	})
 	if copied == 0 {
 		return body

@@ -76,37 +76,19 @@ func (messagesEndpoint) errorBody(status int, message string) []byte {
 // follows it, or into a text block of its own where none does; a
 // redacted_thinking block, which has no text, is dropped.
 func rewriteMessagesHistory(body []byte, p *plan) []byte {
-	at := skipSpace(body, 0)
-	if at >= len(body) || body[at] != '{' {
-		return body
-	}
-	msgs, _ := memberSpan(body, at, "messages")
-	if msgs < 0 || body[msgs] != '[' {
-		return body
-	}
 	open, close := p.renderMarkers()
-	var out []byte
-	copied := 0
-	elements(body, msgs, func(start, _ int) {
+	return rewriteElements(body, "messages", func(start, end int) []byte {
 		if body[start] != '{' {
-			return
+			return nil
 		}
-		role, _ := memberSpan(body, start, "role")
-		content, contentEnd := memberSpan(body, start, "content")
-		if role < 0 || stringValue(body, role, skipValue(body, role)) != "assistant" || content < 0 || body[content] != '[' {
-			return
+		role, roleEnd := memberSpan(body, start, "role")
+		content, _ := memberSpan(body, start, "content")
+		if stringValue(body, role, roleEnd) != "assistant" || content < 0 || body[content] != '[' ||
+			!hasBlock(body, content, "thinking", "redacted_thinking") {
+			return nil
 		}
-		if !hasBlock(body, content, "thinking", "redacted_thinking") {
-			return
-		}
-		out = append(out, body[copied:content]...)
-		out = appendHistoryBlocks(out, body, content, open, close)
-		copied = contentEnd
+		return appendReplaced(nil, body[:end], start, member{"content", appendHistoryBlocks(nil, body, content, open, close)})
 	})
-	if copied == 0 {
-		return body
-	}
-	return append(out, body[copied:]...)
 }
 
 // skipValue returns where the value at data[at] ends, at itself when it
@@ -362,16 +344,7 @@ func (m *messagesResponse) toCurrent(out *events, e Event, ev messagesEvent) {
 // kind is opened where the current one differs. self is the input event,
 // a text delta, that the last piece replaces (nil: every event is added).
 func (m *messagesResponse) emit(out *events, msg reasoning.Message, self *Event, ev messagesEvent) {
-	pieces := [2]struct {
-		kind segment
-		text string
-	}{{segReasoning, msg.Reasoning}, {segContent, msg.Content}}
-	last := segNone
-	if msg.Content != "" {
-		last = segContent
-	} else if msg.Reasoning != "" {
-		last = segReasoning
-	}
+	pieces, last := textPieces(msg)
 	for _, piece := range pieces {
 		if piece.text == "" {
 			continue
@@ -389,6 +362,24 @@ func (m *messagesResponse) emit(out *events, msg reasoning.Message, self *Event,
 		out.add(named("content_block_delta", appendObject(nil, member{"type", []byte(`"content_block_delta"`)},
 			member{"index", jsonInt(m.curAt)}, member{"delta", delta})))
 	}
+}
+
+// A piece is text for a block or item of one kind.
+type piece struct {
+	kind segment
+	text string
+}
+
+// textPieces returns the text of msg in the order it goes out, reasoning
+// first, and the kind of the last piece that has text.
+func textPieces(msg reasoning.Message) (pieces [2]piece, last segment) {
+	pieces = [2]piece{{segReasoning, msg.Reasoning}, {segContent, msg.Content}}
+	for _, p := range pieces {
+		if p.text != "" {
+			last = p.kind
+		}
+	}
+	return pieces, last
 }
 
 var (

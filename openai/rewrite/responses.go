@@ -406,16 +406,8 @@ func (r *responsesResponse) add(out *events, typ string, ms ...member) {
 // added).
 func (r *responsesResponse) emit(out *events, msg reasoning.Message, self *Event) {
 	it := r.item
-	last := segNone
-	if msg.Content != "" {
-		last = segContent
-	} else if msg.Reasoning != "" {
-		last = segReasoning
-	}
-	for _, piece := range [2]struct {
-		kind segment
-		text string
-	}{{segReasoning, msg.Reasoning}, {segContent, msg.Content}} {
+	pieces, last := textPieces(msg)
+	for _, piece := range pieces {
 		if piece.text == "" {
 			continue
 		}
