@@ -298,3 +298,18 @@ func TestErrorBody(t *testing.T) {
 	assert.JSONEq(t, `{"error":{"message":"m","type":"invalid_request_error","param":null,"code":null}}`, string(ErrorBody(chatPath, 400, "m")))
 	assert.JSONEq(t, `{"error":{"message":"m","type":"upstream_error","param":null,"code":null}}`, string(ErrorBody("/v1/embeddings", 502, "m")))
 }
+
+// TestMessagesErrorEvent: an error event in the middle of a stream goes
+// out as it came, after the text so far.
+func TestMessagesErrorEvent(t *testing.T) {
+	errorEvent := fake.Event{Name: "error", Data: `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`}
+	rw, err := New(messagesPath, WithParser("deepseek_r1"))
+	require.NoError(t, err)
+	out := rewriteEvents(t, rw, []fake.Event{fake.MessageStart("m"), fake.TextStart(0), fake.TextDelta(0, "a</think>b"), errorEvent}, false)
+	require.Len(t, out, 7)
+	assert.Equal(t, errorEvent.Data, string(out[6].Data))
+	assert.Equal(t, "error", string(out[6].Name))
+	blocks := assembleMessages(t, out[:6])
+	assert.Equal(t, "a", blocks[0].Thinking)
+	assert.Equal(t, "b", blocks[1].Text)
+}
