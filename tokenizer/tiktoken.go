@@ -4,24 +4,24 @@ import (
 	"bytes"
 	"encoding/base64"
 	"fmt"
-	"math"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode"
 
 	"github.com/dlclark/regexp2"
+	"github.com/pkoukk/tiktoken-go"
 	"golang.org/x/text/unicode/norm"
 )
 
 // Tiktoken is a tokenizer over a tiktoken rank file (OpenAI's format: one
-// base64 token and its rank per line), as Kimi K2 and Hunyuan use: words
-// split by the pattern, each encoded by tiktoken's byte-pair merges over
-// the ranks, special tokens matched whole, and a per-word cache. A Tiktoken
-// is immutable and safe for concurrent use.
+// base64 token and its rank per line), as Kimi K2 and Hunyuan use. The
+// byte-pair encoding itself is github.com/pkoukk/tiktoken-go's; this type
+// adds special tokens matched whole, a per-word cache and the file loading.
+// A Tiktoken is immutable and safe for concurrent use.
 type Tiktoken struct {
-	ranks     map[string]int // token bytes → ID
-	byID      map[int]string // ID → token bytes, ranks and special tokens
+	enc       *tiktoken.Tiktoken
+	ranks     map[string]int // token bytes → ID (shared with enc)
 	special   map[string]int // special token → ID
 	specialID map[int]string
 	trie      *tokenTrie // special tokens, by index into names
@@ -90,13 +90,12 @@ func newTiktokenRanks(ranks map[string]int, cfg TiktokenConfig) (*Tiktoken, erro
 	if err != nil {
 		return nil, err
 	}
-	byID := make(map[int]string, len(ranks)+len(cfg.Special))
-	for tok, id := range ranks {
-		byID[id] = tok
+	byRank := make(map[int]bool, len(ranks))
+	for _, id := range ranks {
+		byRank[id] = true
 	}
 	t := &Tiktoken{
 		ranks:     ranks,
-		byID:      byID,
 		special:   make(map[string]int, len(cfg.Special)),
 		specialID: make(map[int]string, len(cfg.Special)),
 		trie:      newTokenTrie(),
@@ -114,8 +113,7 @@ func newTiktokenRanks(ranks map[string]int, cfg TiktokenConfig) (*Tiktoken, erro
 		switch {
 		case name == "":
 			return nil, fmt.Errorf("special token with id %d: empty name", id)
-		case byID[id] != "": // byID holds only the ranks so far
-
+		case byRank[id]:
 			return nil, fmt.Errorf("special token %q: id %d is also a rank", name, id)
 		}
 		if other, dup := t.specialID[id]; dup {
@@ -125,9 +123,15 @@ func newTiktokenRanks(ranks map[string]int, cfg TiktokenConfig) (*Tiktoken, erro
 		t.specialID[id] = name
 		t.trie.add(name, i)
 	}
-	for id, name := range t.specialID {
-		byID[id] = name
+	core, err := tiktoken.NewCoreBPE(ranks, t.special, pattern)
+	if err != nil {
+		return nil, fmt.Errorf("tiktoken: %w", err)
 	}
+	t.enc = tiktoken.NewTiktoken(core, &tiktoken.Encoding{
+		PatStr:         pattern,
+		MergeableRanks: ranks,
+		SpecialTokens:  t.special,
+	}, nil)
 	return t, nil
 }
 
@@ -285,7 +289,9 @@ func (t *Tiktoken) encodeOrdinary(ids []int, text string) []int {
 			}
 			continue
 		}
-		enc := t.encodeWord(ids[len(ids):], word)
+		// A word the pattern matched is matched whole again on its own, so
+		// tiktoken-go's encoder makes exactly this word's byte pairs.
+		enc := t.enc.EncodeOrdinary(word)
 		cached := make([]int32, len(enc))
 		for i, id := range enc {
 			cached[i] = int32(id)
@@ -296,91 +302,10 @@ func (t *Tiktoken) encodeOrdinary(ids []int, text string) []int {
 	return ids
 }
 
-// encodeWord appends the IDs of a word the pattern matched that is not a
-// rank itself, as tiktoken's reference encoder does: the pattern is
-// applied to the word again (it matches the word whole for every known
-// pattern), its text read as runes, so that each byte that is not valid
-// UTF-8 becomes U+FFFD, and each piece is byte-pair merged.
-func (t *Tiktoken) encodeWord(dst []int, word string) []int {
-	var buf [8]span
-	for _, sp := range regexSpans(buf[:0], t.re, word, false) {
-		if !sp.match {
-			continue
-		}
-		piece := string([]rune(word[sp.start:sp.end]))
-		if id, ok := t.ranks[piece]; ok {
-			dst = append(dst, id)
-			continue
-		}
-		dst = appendBytePairs(dst, piece, t.ranks)
-	}
-	return dst
-}
-
-// appendBytePairs appends the IDs of piece under tiktoken's byte-pair
-// merging: starting from single bytes, the adjacent pair whose joined
-// bytes have the lowest rank is merged, the leftmost on a tie, until no
-// joined pair is a rank. A part that is not a rank (a byte the file lacks)
-// has ID 0, as in the reference encoder.
-func appendBytePairs(dst []int, piece string, ranks map[string]int) []int {
-	if len(piece) == 1 {
-		return append(dst, ranks[piece])
-	}
-	// starts[i] is where part i begins; starts[len-1] is len(piece).
-	// pairRank[i] is the rank of parts i and i+1 joined, noRank if none.
-	const noRank = math.MaxInt
-	starts := make([]int, len(piece)+1)
-	pairRank := make([]int, len(piece)+1)
-	for i := range starts {
-		starts[i] = i
-	}
-	rankOf := func(i int) int { // the rank of parts i and i+1 joined
-		if i+2 >= len(starts) {
-			return noRank
-		}
-		if r, ok := ranks[piece[starts[i]:starts[i+2]]]; ok {
-			return r
-		}
-		return noRank
-	}
-	for i := range pairRank {
-		pairRank[i] = rankOf(i)
-	}
-	for len(starts) > 2 {
-		best, at := noRank, -1
-		for i, r := range pairRank[:len(starts)-1] {
-			if r < best {
-				best, at = r, i
-			}
-		}
-		if at < 0 {
-			break
-		}
-		starts = append(starts[:at+1], starts[at+2:]...)
-		pairRank = append(pairRank[:at+1], pairRank[at+2:]...)
-		pairRank[at] = rankOf(at)
-		if at > 0 {
-			pairRank[at-1] = rankOf(at - 1)
-		}
-	}
-	for i := 0; i+1 < len(starts); i++ {
-		dst = append(dst, ranks[piece[starts[i]:starts[i+1]]])
-	}
-	return dst
-}
-
 // Decode returns the text of ids, special tokens included. IDs outside the
 // vocabulary are skipped.
 func (t *Tiktoken) Decode(ids []int) string {
-	n := 0
-	for _, id := range ids {
-		n += len(t.byID[id])
-	}
-	out := make([]byte, 0, n)
-	for _, id := range ids {
-		out = append(out, t.byID[id]...)
-	}
-	return string(out)
+	return t.enc.Decode(ids)
 }
 
 // VocabSize returns one more than the largest ID, special tokens included.

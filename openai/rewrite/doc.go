@@ -1,9 +1,11 @@
 // Package rewrite splits reasoning out of the responses of servers that
 // return a reasoning model's raw text, working on bytes alone: a request
 // body in, the body to send upstream out; then a whole response body, or
-// one server-sent event at a time. It imports no net/http, for gateways on
-// fasthttp, gin or any other stack; package openai wraps it as an
-// http.RoundTripper and an http.Handler, with the same options.
+// one server-sent event at a time. Neither its API nor its code uses
+// net/http, for gateways on fasthttp, gin or any other stack (net/http is
+// linked in only by the tiktoken vocabulary loader that package tokenizer
+// depends on); package openai wraps it as an http.RoundTripper and an
+// http.Handler, with the same options.
 //
 // Three APIs are rewritten, chosen by the request's path:
 //
