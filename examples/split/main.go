@@ -25,6 +25,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/reasoning-go/reasoning"
@@ -59,13 +60,24 @@ func run(args []string, stdin io.Reader, stdout io.Writer) error {
 	promptFile := fs.String("prompt", "", "`file` holding the rendered generation prompt")
 	vocab := fs.String("vocab", "", "model `folder` whose tokenizer to use (stream one token per delta)")
 	var thinking optionalBool
-	fs.Var(&thinking, "thinking", "set enable_thinking and thinking to this value")
+	fs.Var(&thinking, "thinking", "the request's thinking switch: sets enable_thinking and thinking to this value")
 	fs.SetOutput(io.Discard)
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			var b strings.Builder
+			b.WriteString(usage + "\n\nFILE is a saved model output, or - for standard input.\n\nflags:\n")
+			fs.SetOutput(&b)
+			fs.PrintDefaults()
+			_, err := io.WriteString(stdout, b.String())
+			return err
+		}
 		return fmt.Errorf("%w\n%s", err, usage)
 	}
 	if *name == "" || fs.NArg() != 1 {
-		return errors.New(usage)
+		return errors.New(usage + "\n(-h lists the flags)")
+	}
+	if _, ok := reasoning.Canonical(*name); !ok {
+		return fmt.Errorf("-parser %q: no parser has this name; the names are: %s", *name, strings.Join(reasoning.Names(), " "))
 	}
 	if *chunk < 1 {
 		return fmt.Errorf("-chunk %d: must be at least 1", *chunk)

@@ -91,7 +91,7 @@ func TestErrors(t *testing.T) {
 	}{
 		{nil, "usage: split -parser NAME"},
 		{[]string{"-parser", "qwen3"}, "usage:"},
-		{[]string{"-parser", "nope", "-"}, `unknown parser "nope"`},
+		{[]string{"-parser", "nope", "-"}, `-parser "nope": no parser has this name; the names are: `},
 		{[]string{"-parser", "qwen3", "/no/such/file"}, "no such file"},
 		{[]string{"-parser", "qwen3", "-chunk", "0", "-"}, "-chunk 0"},
 		{[]string{"-bogus"}, "flag provided but not defined"},
@@ -101,6 +101,24 @@ func TestErrors(t *testing.T) {
 			assert.Contains(t, err.Error(), tt.want, tt.args)
 		}
 	}
+}
+
+// TestUnknownParserSpeaksToTheCommandLine: the library's error advises a
+// forgotten import, which means nothing to someone running the command.
+func TestUnknownParserSpeaksToTheCommandLine(t *testing.T) {
+	err := run([]string{"-parser", "qwen-4", "-"}, strings.NewReader(""), &bytes.Buffer{})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), " qwen3 ")
+	assert.NotContains(t, err.Error(), "import")
+}
+
+func TestHelp(t *testing.T) {
+	var out bytes.Buffer
+	require.NoError(t, run([]string{"-h"}, strings.NewReader(""), &out))
+	for _, flag := range []string{"parser", "stream", "chunk", "prompt", "vocab", "thinking"} {
+		assert.Contains(t, out.String(), "  -"+flag, "-h describes -%s", flag)
+	}
+	assert.True(t, strings.HasPrefix(out.String(), "usage: split"))
 }
 
 // TestVocab streams a sample one real token per delta through a real

@@ -1,7 +1,6 @@
-package main
+package rewrite
 
 import (
-	"bytes"
 	"encoding/json"
 	"io"
 	"strings"
@@ -76,9 +75,9 @@ func rewriteAll(t *testing.T, parser string, lines ...string) string {
 	for _, l := range lines {
 		in.WriteString(l)
 	}
-	r := newStreamRewriter(io.NopCloser(iotest.HalfReader(strings.NewReader(in.String()))),
-		&exchange{parser: parser, fields: []string{"reasoning"}})
-	out, err := io.ReadAll(iotest.OneByteReader(r))
+	rw, err := New("/v1/chat/completions", WithParser(parser), WithField(FieldReasoning))
+	require.NoError(t, err)
+	out, err := io.ReadAll(iotest.OneByteReader(rw.Stream(iotest.HalfReader(strings.NewReader(in.String())))))
 	require.NoError(t, err)
 	return string(out)
 }
@@ -138,68 +137,4 @@ func TestStreamRewriterEnvelope(t *testing.T) {
 	assert.Equal(t, `data: {"id":"c1","usage":null,"model":"m","choices":[{"index":0,"delta":{}}],"x":{"y":[1]}}`+"\n\n"+
 		`data: {"id":"c1","model":"m","x":{"y":[1]},"choices":[{"index":0,"delta":{"reasoning":"<th"},"finish_reason":null}]}`+"\n\n"+
 		"data: [DONE]\n\n", got)
-}
-
-// FuzzRewriteChunk feeds arbitrary chunks to a rewriter: its scanner must
-// take what json.Valid takes, it must not panic, must leave anything that
-// is not valid JSON alone, and whatever it writes
-// must be valid JSON that differs from the input only in deltas' text.
-func FuzzRewriteChunk(f *testing.F) {
-	for _, doc := range jsonDocs {
-		f.Add([]byte(doc))
-	}
-	f.Add([]byte(chunk(delta(0, "<think>a</think>b", ""))))
-	f.Add([]byte(chunk(delta(0, "x", "stop"), delta(1, "<think>y", ""))))
-	f.Add([]byte(`{"choices":[{"index":0,"delta":{"content":"a","content":"<think>b"}}],"choices":[]}`))
-	f.Add([]byte(`{"choices":[{"delta":{"content":"\ud800<think>"}}]}`))
-	f.Add([]byte(`{"choices":[{"message":{"content":"<think>a</think>b"}},{"message":{"content":null}}]}`))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		if scanValid(data) != json.Valid(data) {
-			t.Fatalf("%q: scanner says valid=%v, encoding/json %v", data, scanValid(data), json.Valid(data))
-		}
-		ex := &exchange{parser: "deepseek_r1", fields: []string{"reasoning", "reasoning_content"}}
-		if plain := rewriteCompletion(data, ex); !bytes.Equal(plain, data) && !json.Valid(plain) {
-			t.Fatalf("rewrote completion %q into invalid JSON %q", data, plain)
-		}
-		c := chunkRewriter{ex: ex}
-		var out bytes.Buffer
-		got := c.rewrite(&out, data)
-		c.finishAll(&out)
-		if got == nil {
-			return
-		}
-		if !json.Valid(data) {
-			t.Fatalf("rewrote invalid JSON %q into %q", data, got)
-		}
-		if !json.Valid(got) {
-			t.Fatalf("rewrote %q into invalid JSON %q", data, got)
-		}
-		var before, after map[string]any
-		if json.Unmarshal(data, &before) != nil || json.Unmarshal(got, &after) != nil {
-			t.Fatalf("rewrote %q into %q: not both objects", data, got)
-		}
-		if diff := cmp.Diff(withoutText(before), withoutText(after)); diff != "" {
-			t.Fatalf("rewrite of %q changed more than text (-before +after):\n%s", data, diff)
-		}
-		for _, e := range bytes.Split(out.Bytes(), []byte("\n\n")) {
-			if e = bytes.TrimPrefix(e, []byte("data: ")); len(e) > 0 && !json.Valid(e) {
-				t.Fatalf("added chunk %q is not JSON", e)
-			}
-		}
-	})
-}
-
-// withoutText drops content and reasoning from every delta of a chunk.
-func withoutText(chunk map[string]any) map[string]any {
-	choices, _ := chunk["choices"].([]any)
-	for _, ch := range choices {
-		if ch, ok := ch.(map[string]any); ok {
-			if d, ok := ch["delta"].(map[string]any); ok {
-				delete(d, "content")
-				delete(d, "reasoning")
-				delete(d, "reasoning_content")
-			}
-		}
-	}
-	return chunk
 }

@@ -1,4 +1,4 @@
-package main
+package openai
 
 import (
 	"bufio"
@@ -24,10 +24,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/reasoning-go/reasoning"
+	"github.com/reasoning-go/reasoning/openai/internal/fake"
 )
 
 // upstream is a fake OpenAI-compatible server. Its handler serves chat
-// completions; it records every request body it was sent.
+// completions, Messages and Responses; it records every request body it
+// was sent.
 type upstream struct {
 	*httptest.Server
 	mu     sync.Mutex
@@ -37,14 +39,17 @@ type upstream struct {
 func newUpstream(t *testing.T, chat http.HandlerFunc) *upstream {
 	u := &upstream{}
 	mux := http.NewServeMux()
-	mux.HandleFunc("/v1/chat/completions", func(w http.ResponseWriter, r *http.Request) {
+	record := func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		u.mu.Lock()
 		u.bodies = append(u.bodies, string(body))
 		u.mu.Unlock()
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		chat(w, r)
-	})
+	}
+	for _, path := range []string{"/v1/chat/completions", "/v1/messages", "/v1/responses"} {
+		mux.HandleFunc(path, record)
+	}
 	mux.HandleFunc("/v1/models", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, modelsJSON)
@@ -77,53 +82,74 @@ func (u *upstream) requests() int {
 	return len(u.bodies)
 }
 
-// startGateway serves a gateway in front of up, configured by args as on
-// the command line.
-func startGateway(t *testing.T, up *upstream, args ...string) *httptest.Server {
-	cfg, _, err := parseArgs(append([]string{"-upstream", up.URL}, args...))
-	require.NoError(t, err)
-	cfg.log = log.New(io.Discard, "", 0)
-	gw := httptest.NewServer(newGateway(cfg))
+// openAIRateLimit is the body of the 429 the fake APIs answer the model
+// "fail" with, and anthropicRateLimit Anthropic's.
+const (
+	openAIRateLimit    = `{"error":{"message":"slow down","type":"rate_limit","param":null,"code":"429"}}`
+	anthropicRateLimit = `{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`
+)
+
+// apiUpstream is a raw-text server of one API: stream serves the
+// streaming requests, body (JSON) the others, and the model "fail" gets a
+// 429 with failBody and the header name set to a request ID, req-7.
+func apiUpstream(t *testing.T, stream http.HandlerFunc, body, failBody, name string) *upstream {
+	return newUpstream(t, func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Model  string
+			Stream bool
+		}
+		json.NewDecoder(r.Body).Decode(&req)
+		switch {
+		case req.Model == "fail":
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set(name, "req-7")
+			w.WriteHeader(http.StatusTooManyRequests)
+			io.WriteString(w, failBody)
+		case req.Stream:
+			stream(w, r)
+		default:
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, body)
+		}
+	})
+}
+
+// startGateway serves a Handler in front of up, configured by opts.
+func startGateway(t *testing.T, up *upstream, opts ...Option) *httptest.Server {
+	gw := httptest.NewServer(NewHandler(mustURL(t, up.URL), append([]Option{WithErrorLog(log.New(io.Discard, "", 0))}, opts...)...))
 	t.Cleanup(gw.Close)
 	return gw
 }
 
-// A chunk builds one chat.completion.chunk with the fields a vLLM stream
-// carries, plus unknown ones that must pass through.
-func chunk(choices ...string) string {
-	return `{"id":"chatcmpl-7","object":"chat.completion.chunk","created":1750000000,"model":"m",` +
-		`"system_fingerprint":"fp_1","x_vendor":{"trace":[1,2,3]},"choices":[` + strings.Join(choices, ",") + `]}`
+func mustURL(t testing.TB, s string) *url.URL {
+	u, err := url.Parse(s)
+	require.NoError(t, err)
+	return u
 }
-
-// delta builds one choice of a chunk: content text ("" for none),
-// finish_reason ("" for null).
-func delta(index int, content, finish string) string {
-	d := `{}`
-	if content != "" {
-		c, _ := json.Marshal(content)
-		d = `{"content":` + string(c) + `}`
-	}
-	f := `null`
-	if finish != "" {
-		f = `"` + finish + `"`
-	}
-	return fmt.Sprintf(`{"index":%d,"delta":%s,"logprobs":null,"finish_reason":%s,"stop_reason":null}`, index, d, f)
-}
-
-const roleChunkChoice = `{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}`
-
-const usageChunk = `{"id":"chatcmpl-7","object":"chat.completion.chunk","created":1750000000,"model":"m","choices":[],` +
-	`"usage":{"prompt_tokens":12,"total_tokens":40,"completion_tokens":28}}`
 
 // serveSSE returns a handler that streams events, each written in pieces
 // of piece bytes and flushed, so that lines reach the gateway cut anywhere.
 func serveSSE(piece int, events ...string) http.HandlerFunc {
+	named := make([]fake.Event, len(events))
+	for i, e := range events {
+		named[i] = fake.Event{Data: e}
+	}
+	return serveEvents(piece, named...)
+}
+
+// serveEvents returns a handler that streams named events, as the
+// Messages and Responses APIs send them, each written in pieces of piece
+// bytes and flushed.
+func serveEvents(piece int, events ...fake.Event) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-cache")
 		var all strings.Builder
 		for _, e := range events {
-			all.WriteString("data: " + e + "\n\n")
+			if e.Name != "" {
+				all.WriteString("event: " + e.Name + "\n")
+			}
+			all.WriteString("data: " + e.Data + "\n\n")
 		}
 		s := all.String()
 		for len(s) > 0 {
@@ -215,15 +241,15 @@ func assemble(t *testing.T, data []string, field string) map[int]*split {
 
 func TestStreamSplitsWithMarkersCutAnywhere(t *testing.T) {
 	up := newUpstream(t, serveSSE(7,
-		chunk(roleChunkChoice),
-		chunk(delta(0, "Let me th", "")),
-		chunk(delta(0, "ink about 2+2.</th", "")),
-		chunk(delta(0, "ink>The ans", "")),
-		chunk(delta(0, "wer is 4.", "stop")),
-		usageChunk,
+		fake.Chunk(fake.RoleChunkChoice),
+		fake.Chunk(fake.Delta(0, "Let me th", "")),
+		fake.Chunk(fake.Delta(0, "ink about 2+2.</th", "")),
+		fake.Chunk(fake.Delta(0, "ink>The ans", "")),
+		fake.Chunk(fake.Delta(0, "wer is 4.", "stop")),
+		fake.UsageChunk,
 		"[DONE]",
 	))
-	gw := startGateway(t, up)
+	gw := startGateway(t, up, WithField(FieldReasoning))
 	resp := postChat(t, gw, `{"model":"deepseek-ai/DeepSeek-R1-0528","stream":true,"stream_options":{"include_usage":true},"messages":[]}`)
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 	assert.Equal(t, "text/event-stream; charset=utf-8", resp.Header.Get("Content-Type"))
@@ -243,8 +269,8 @@ func TestStreamSplitsWithMarkersCutAnywhere(t *testing.T) {
 			assert.JSONEq(t, `{"trace":[1,2,3]}`, string(c["x_vendor"]), d)
 		}
 	}
-	assert.Contains(t, data, usageChunk)
-	assert.Contains(t, data, chunk(roleChunkChoice))
+	assert.Contains(t, data, fake.UsageChunk)
+	assert.Contains(t, data, fake.Chunk(fake.RoleChunkChoice))
 	// The upstream's per-choice fields survive a rewrite.
 	assert.Contains(t, data[2], `"stop_reason":null`)
 }
@@ -253,46 +279,46 @@ func TestStreamFinishEmitsHeldTextBeforeTheFinish(t *testing.T) {
 	// Truncated inside a closing marker: the parser holds "</th" until
 	// Finish, which puts it back into reasoning.
 	up := newUpstream(t, serveSSE(1<<10,
-		chunk(delta(0, "<think>a</th", "")),
-		chunk(delta(0, "", "length")),
+		fake.Chunk(fake.Delta(0, "<think>a</th", "")),
+		fake.Chunk(fake.Delta(0, "", "length")),
 		"[DONE]",
 	))
-	gw := startGateway(t, up, "-parser", "deepseek_r1")
+	gw := startGateway(t, up, WithParser("deepseek_r1"), WithField(FieldReasoning))
 	data := sseData(t, postChat(t, gw, `{"model":"x","stream":true}`).Body)
 	got := assemble(t, data, "reasoning")
 	assert.Equal(t, &split{Reasoning: "a</th", Finish: "length"}, got[0])
 	require.Len(t, data, 4)
-	assert.JSONEq(t, chunk(`{"index":0,"delta":{"reasoning":"a"},"logprobs":null,"finish_reason":null,"stop_reason":null}`), data[0])
-	assert.JSONEq(t, chunk(`{"index":0,"delta":{"reasoning":"</th"},"finish_reason":null}`), data[1], "held text, in a chunk of its own")
-	assert.JSONEq(t, chunk(delta(0, "", "length")), data[2], "the finish, untouched")
+	assert.JSONEq(t, fake.Chunk(`{"index":0,"delta":{"reasoning":"a"},"logprobs":null,"finish_reason":null,"stop_reason":null}`), data[0])
+	assert.JSONEq(t, fake.Chunk(`{"index":0,"delta":{"reasoning":"</th"},"finish_reason":null}`), data[1], "held text, in a chunk of its own")
+	assert.JSONEq(t, fake.Chunk(fake.Delta(0, "", "length")), data[2], "the finish, untouched")
 }
 
 func TestStreamFinishChunkWithTextKeepsOrder(t *testing.T) {
 	// The finishing chunk carries text too: that text and what was held go
 	// out together, before the finish.
 	up := newUpstream(t, serveSSE(1<<10,
-		chunk(delta(0, "<think>r</think>ans", "")),
-		chunk(delta(0, "wer <", "stop")), // "<" may start <think>: held
+		fake.Chunk(fake.Delta(0, "<think>r</think>ans", "")),
+		fake.Chunk(fake.Delta(0, "wer <", "stop")), // "<" may start <think>: held
 		"[DONE]",
 	))
-	gw := startGateway(t, up, "-parser", "glm45")
+	gw := startGateway(t, up, WithParser("glm45"), WithField(FieldReasoning))
 	data := sseData(t, postChat(t, gw, `{"model":"x","stream":true}`).Body)
 	assert.Equal(t, &split{Reasoning: "r", Content: "answer <", Finish: "stop"}, assemble(t, data, "reasoning")[0])
 	require.Len(t, data, 4)
-	assert.JSONEq(t, chunk(`{"index":0,"delta":{"content":"wer <"},"finish_reason":null}`), data[1])
-	assert.JSONEq(t, chunk(`{"index":0,"delta":{},"logprobs":null,"finish_reason":"stop","stop_reason":null}`), data[2])
+	assert.JSONEq(t, fake.Chunk(`{"index":0,"delta":{"content":"wer <"},"finish_reason":null}`), data[1])
+	assert.JSONEq(t, fake.Chunk(`{"index":0,"delta":{},"logprobs":null,"finish_reason":"stop","stop_reason":null}`), data[2])
 }
 
 func TestStreamDoneFinishesOpenChoices(t *testing.T) {
 	// No finish_reason at all: [DONE] finishes the parser, and what it held
 	// goes out before [DONE]. Without [DONE] the end of the stream does.
 	for _, done := range []bool{true, false} {
-		events := []string{chunk(delta(0, "<think>x</thi", ""))}
+		events := []string{fake.Chunk(fake.Delta(0, "<think>x</thi", ""))}
 		if done {
 			events = append(events, "[DONE]")
 		}
 		up := newUpstream(t, serveSSE(3, events...))
-		gw := startGateway(t, up, "-parser", "qwen3")
+		gw := startGateway(t, up, WithParser("qwen3"), WithField(FieldReasoning))
 		data := sseData(t, postChat(t, gw, `{"model":"x","stream":true}`).Body)
 		if !done {
 			data = append(data, "[DONE]") // assemble wants it; the gateway invents none
@@ -304,16 +330,16 @@ func TestStreamDoneFinishesOpenChoices(t *testing.T) {
 
 func TestStreamSeveralChoices(t *testing.T) {
 	up := newUpstream(t, serveSSE(5,
-		chunk(`{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}`,
+		fake.Chunk(`{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}`,
 			`{"index":1,"delta":{"role":"assistant","content":""},"finish_reason":null}`),
-		chunk(delta(1, "<think>one is", "")),
-		chunk(delta(0, "<think>zero", ""), delta(1, " odd</thi", "")),
-		chunk(delta(0, "</think>", ""), delta(1, "nk>ONE", "")),
-		chunk(delta(0, "ZERO", "stop")),
-		chunk(delta(1, "!", "stop")),
+		fake.Chunk(fake.Delta(1, "<think>one is", "")),
+		fake.Chunk(fake.Delta(0, "<think>zero", ""), fake.Delta(1, " odd</thi", "")),
+		fake.Chunk(fake.Delta(0, "</think>", ""), fake.Delta(1, "nk>ONE", "")),
+		fake.Chunk(fake.Delta(0, "ZERO", "stop")),
+		fake.Chunk(fake.Delta(1, "!", "stop")),
 		"[DONE]",
 	))
-	gw := startGateway(t, up, "-field", "reasoning_content")
+	gw := startGateway(t, up, WithField(FieldReasoningContent))
 	data := sseData(t, postChat(t, gw, `{"model":"Qwen/Qwen3-8B","stream":true,"n":2}`).Body)
 	got := assemble(t, data, "reasoning_content")
 	if diff := cmp.Diff(map[int]*split{
@@ -331,31 +357,31 @@ func TestStreamToolCallPassesThrough(t *testing.T) {
 	call1 := `{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"get_weather","arguments":""}}]},"finish_reason":null}`
 	call2 := `{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":` + string(mustJSON(string(args))) + `}}]},"finish_reason":null}`
 	up := newUpstream(t, serveSSE(4<<10,
-		chunk(roleChunkChoice),
-		chunk(delta(0, "<think>I need the weather.</think>\n\n", "")),
-		chunk(call1),
-		chunk(call2),
-		chunk(`{"index":0,"delta":{},"finish_reason":"tool_calls"}`),
+		fake.Chunk(fake.RoleChunkChoice),
+		fake.Chunk(fake.Delta(0, "<think>I need the weather.</think>\n\n", "")),
+		fake.Chunk(call1),
+		fake.Chunk(call2),
+		fake.Chunk(`{"index":0,"delta":{},"finish_reason":"tool_calls"}`),
 		"[DONE]",
 	))
-	gw := startGateway(t, up, "-parser", "qwen3")
+	gw := startGateway(t, up, WithParser("qwen3"), WithField(FieldReasoning))
 	data := sseData(t, postChat(t, gw, `{"model":"x","stream":true,"tools":[]}`).Body)
 	got := assemble(t, data, "reasoning")[0]
 	assert.Equal(t, "I need the weather.", got.Reasoning)
 	assert.Equal(t, "tool_calls", got.Finish)
-	assert.Contains(t, data, chunk(call1), "a tool-call chunk goes out as it came")
-	assert.Contains(t, data, chunk(call2))
+	assert.Contains(t, data, fake.Chunk(call1), "a tool-call chunk goes out as it came")
+	assert.Contains(t, data, fake.Chunk(call2))
 	require.Len(t, got.ToolCalls, 2)
 }
 
 func TestStreamUpstreamThatSplitsIsLeftAlone(t *testing.T) {
 	events := []string{
-		chunk(`{"index":0,"delta":{"reasoning":"thinking"},"finish_reason":null}`),
-		chunk(delta(0, "answer", "stop")),
+		fake.Chunk(`{"index":0,"delta":{"reasoning":"thinking"},"finish_reason":null}`),
+		fake.Chunk(fake.Delta(0, "answer", "stop")),
 		"[DONE]",
 	}
 	up := newUpstream(t, serveSSE(64, events...))
-	gw := startGateway(t, up, "-parser", "qwen3") // qwen3 would read "answer" as reasoning
+	gw := startGateway(t, up, WithParser("qwen3"), WithField(FieldReasoning)) // qwen3 would read "answer" as reasoning
 	data := sseData(t, postChat(t, gw, `{"model":"x","stream":true}`).Body)
 	assert.Equal(t, events, data)
 }
@@ -366,16 +392,16 @@ func TestStreamIsNotBuffered(t *testing.T) {
 	seen := make(chan struct{})
 	up := newUpstream(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
-		io.WriteString(w, "data: "+chunk(delta(0, "<think>first", ""))+"\n\n")
+		io.WriteString(w, "data: "+fake.Chunk(fake.Delta(0, "<think>first", ""))+"\n\n")
 		w.(http.Flusher).Flush()
 		select {
 		case <-seen:
 		case <-time.After(5 * time.Second):
 			return
 		}
-		io.WriteString(w, "data: "+chunk(delta(0, "</think>second", "stop"))+"\n\ndata: [DONE]\n\n")
+		io.WriteString(w, "data: "+fake.Chunk(fake.Delta(0, "</think>second", "stop"))+"\n\ndata: [DONE]\n\n")
 	})
-	gw := startGateway(t, up, "-parser", "qwen3")
+	gw := startGateway(t, up, WithParser("qwen3"), WithField(FieldReasoning))
 	resp := postChat(t, gw, `{"model":"x","stream":true}`)
 	br := bufio.NewReader(resp.Body)
 	line, err := br.ReadString('\n')
@@ -392,7 +418,7 @@ func TestClientDisconnectCancelsUpstream(t *testing.T) {
 	up := newUpstream(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
 		for i := 0; ; i++ {
-			if _, err := io.WriteString(w, "data: "+chunk(delta(0, fmt.Sprintf("<think>%d ", i), ""))+"\n\n"); err != nil {
+			if _, err := io.WriteString(w, "data: "+fake.Chunk(fake.Delta(0, fmt.Sprintf("<think>%d ", i), ""))+"\n\n"); err != nil {
 				break
 			}
 			w.(http.Flusher).Flush()
@@ -404,7 +430,7 @@ func TestClientDisconnectCancelsUpstream(t *testing.T) {
 			}
 		}
 	})
-	gw := startGateway(t, up, "-parser", "qwen3")
+	gw := startGateway(t, up, WithParser("qwen3"), WithField(FieldReasoning))
 	ctx, cancel := context.WithCancel(context.Background())
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, gw.URL+"/v1/chat/completions",
 		strings.NewReader(`{"model":"x","stream":true}`))
@@ -431,7 +457,7 @@ func TestUpstreamErrorsPassThrough(t *testing.T) {
 		w.WriteHeader(http.StatusNotFound)
 		io.WriteString(w, body)
 	})
-	gw := startGateway(t, up, "-parser", "qwen3")
+	gw := startGateway(t, up, WithParser("qwen3"), WithField(FieldReasoning))
 	for _, stream := range []string{"true", "false"} {
 		resp := postChat(t, gw, `{"model":"x","stream":`+stream+`}`)
 		assert.Equal(t, http.StatusNotFound, resp.StatusCode)
@@ -442,7 +468,7 @@ func TestUpstreamErrorsPassThrough(t *testing.T) {
 
 	// An upstream that cannot be reached is a 502 in OpenAI's error shape.
 	down := newUpstream(t, nil)
-	gw = startGateway(t, down, "-parser", "qwen3")
+	gw = startGateway(t, down, WithParser("qwen3"), WithField(FieldReasoning))
 	down.Close()
 	resp := postChat(t, gw, `{"model":"x"}`)
 	assert.Equal(t, http.StatusBadGateway, resp.StatusCode)
@@ -463,13 +489,14 @@ func TestNonStreaming(t *testing.T) {
 		io.WriteString(w, completion)
 	})
 	for _, c := range []struct {
-		field, want string
+		field Field
+		want  string
 	}{
-		{"reasoning", `{"role":"assistant","content":"c0","reasoning":"r0","tool_calls":[],"x_msg":true}`},
-		{"reasoning_content", `{"role":"assistant","content":"c0","reasoning_content":"r0","tool_calls":[],"x_msg":true}`},
-		{"both", `{"role":"assistant","content":"c0","reasoning":"r0","reasoning_content":"r0","tool_calls":[],"x_msg":true}`},
+		{FieldReasoning, `{"role":"assistant","content":"c0","reasoning":"r0","tool_calls":[],"x_msg":true}`},
+		{FieldReasoningContent, `{"role":"assistant","content":"c0","reasoning_content":"r0","tool_calls":[],"x_msg":true}`},
+		{FieldBoth, `{"role":"assistant","content":"c0","reasoning":"r0","reasoning_content":"r0","tool_calls":[],"x_msg":true}`},
 	} {
-		gw := startGateway(t, up, "-parser", "deepseek_r1", "-field", c.field)
+		gw := startGateway(t, up, WithParser("deepseek_r1"), WithField(c.field))
 		resp := postChat(t, gw, `{"model":"x","n":3}`)
 		require.Equal(t, http.StatusOK, resp.StatusCode)
 		body, _ := io.ReadAll(resp.Body)
@@ -481,9 +508,9 @@ func TestNonStreaming(t *testing.T) {
 		}
 		require.NoError(t, json.Unmarshal(body, &got))
 		require.Len(t, got.Choices, 3)
-		assert.JSONEq(t, c.want, string(got.Choices[0]["message"]), c.field)
+		assert.JSONEq(t, c.want, string(got.Choices[0]["message"]), c.field.String())
 		assert.JSONEq(t, `"stop"`, string(got.Choices[0]["finish_reason"]))
-		if c.field == "reasoning" {
+		if c.field == FieldReasoning {
 			assert.JSONEq(t, `{"role":"assistant","content":null,"reasoning":"only reasoning","annotations":null}`, string(got.Choices[1]["message"]))
 		}
 		assert.JSONEq(t, `{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"f","arguments":"{}"}}]}`,
@@ -498,7 +525,7 @@ func TestNonStreamingKeepsBytes(t *testing.T) {
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, `{"id":"c", "choices":[{"index":0,"message":{"role":"assistant","content":"<think>r</think>\u00e9"},"finish_reason":"stop"}], "x":1}`)
 	})
-	gw := startGateway(t, up, "-parser", "qwen3")
+	gw := startGateway(t, up, WithParser("qwen3"), WithField(FieldReasoning))
 	got, _ := io.ReadAll(postChat(t, gw, `{}`).Body)
 	assert.Equal(t, `{"id":"c", "choices":[{"index":0,"message":{"role":"assistant","content":"é","reasoning":"r"},"finish_reason":"stop"}], "x":1}`, string(got))
 }
@@ -517,14 +544,14 @@ func TestThinkingDefaultsGoUpstream(t *testing.T) {
 	}
 
 	// No defaults and no controls: the request goes upstream byte for byte.
-	gw := startGateway(t, up)
+	gw := startGateway(t, up, WithField(FieldReasoning))
 	const plain = `{"model":"Qwen/Qwen3-8B", "messages":[{"role":"user","content":"<b>hi</b>"}]}`
 	postChat(t, gw, plain)
 	assert.Equal(t, plain, up.lastRaw())
 
 	// The deployment disables thinking: upstream is told in every dialect,
 	// and the parser reads the output as content.
-	gw = startGateway(t, up, "-default-thinking", "disabled")
+	gw = startGateway(t, up, WithField(FieldReasoning), WithThinkingDefaults(reasoning.ThinkingDefaults{Mode: reasoning.ThinkingDisabled}))
 	resp := postChat(t, gw, `{"model":"Qwen/Qwen3-8B","messages":[{"role":"user","content":"<b>hi</b>"}],"x_extra":{"k":1}}`)
 	assert.Equal(t, map[string]any{"thinking": false, "enable_thinking": false, "thinking_mode": "disabled", "reasoning": false, "think": false},
 		up.lastBody(t)["chat_template_kwargs"])
@@ -540,7 +567,7 @@ func TestThinkingDefaultsGoUpstream(t *testing.T) {
 	assert.Equal(t, map[string]any{"role": "assistant", "reasoning": "r", "content": "c"}, message(resp))
 
 	// Deployment default kwargs outrank the mode.
-	gw = startGateway(t, up, "-default-thinking", "disabled", "-default-chat-template-kwargs", `{"thinking":true}`)
+	gw = startGateway(t, up, WithField(FieldReasoning), WithThinkingDefaults(reasoning.ThinkingDefaults{Mode: reasoning.ThinkingDisabled, ChatTemplateKwargs: map[string]any{"thinking": true}}))
 	postChat(t, gw, `{"model":"Qwen/Qwen3-8B","reasoning_effort":null}`)
 	assert.Equal(t, map[string]any{"thinking": true, "enable_thinking": true, "thinking_mode": "enabled", "reasoning": true, "think": true},
 		up.lastBody(t)["chat_template_kwargs"])
@@ -552,7 +579,7 @@ func TestRequestsItCannotParse(t *testing.T) {
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, raw)
 	})
-	gw := startGateway(t, up)
+	gw := startGateway(t, up, WithField(FieldReasoning))
 	for _, body := range []string{
 		`{"model":"meta-llama/Llama-3.1-8B-Instruct"}`, // no parser for the model
 		`not json`,
@@ -574,7 +601,7 @@ func TestRequestsItCannotParse(t *testing.T) {
 
 func TestOtherPathsPassThrough(t *testing.T) {
 	up := newUpstream(t, nil)
-	gw := startGateway(t, up)
+	gw := startGateway(t, up, WithField(FieldReasoning))
 	resp, err := http.Get(gw.URL + "/v1/models")
 	require.NoError(t, err)
 	defer resp.Body.Close()
@@ -595,13 +622,13 @@ func openaiClient(gw *httptest.Server) openai.Client {
 
 func TestOpenAIClientStream(t *testing.T) {
 	up := newUpstream(t, serveSSE(9,
-		chunk(roleChunkChoice),
-		chunk(delta(0, "<think>\nThe user greets me.\n</thi", "")),
-		chunk(delta(0, "nk>\n\nHello", "")),
-		chunk(delta(0, "!", "stop")),
+		fake.Chunk(fake.RoleChunkChoice),
+		fake.Chunk(fake.Delta(0, "<think>\nThe user greets me.\n</thi", "")),
+		fake.Chunk(fake.Delta(0, "nk>\n\nHello", "")),
+		fake.Chunk(fake.Delta(0, "!", "stop")),
 		"[DONE]",
 	))
-	gw := startGateway(t, up, "-field", "reasoning_content")
+	gw := startGateway(t, up, WithField(FieldReasoningContent))
 	client := openaiClient(gw)
 	stream := client.Chat.Completions.NewStreaming(context.Background(), openai.ChatCompletionNewParams{
 		Model:    "Qwen/Qwen3-8B",
@@ -647,7 +674,7 @@ func TestOpenAIClientNonStreamingAndErrors(t *testing.T) {
 		io.WriteString(w, `{"id":"c","object":"chat.completion","created":1,"model":"openai/gpt-oss-20b","choices":[`+
 			`{"index":0,"message":{"role":"assistant","content":"<|channel|>analysis<|message|>Think.<|end|><|start|>assistant<|channel|>final<|message|>Done."},"finish_reason":"stop"}]}`)
 	})
-	gw := startGateway(t, up)
+	gw := startGateway(t, up, WithField(FieldReasoning))
 	client := openaiClient(gw)
 	params := openai.ChatCompletionNewParams{
 		Model:    "openai/gpt-oss-20b",
@@ -669,86 +696,6 @@ func TestOpenAIClientNonStreamingAndErrors(t *testing.T) {
 	assert.False(t, stream.Next())
 	require.ErrorAs(t, stream.Err(), &apiErr)
 	assert.Equal(t, http.StatusTooManyRequests, apiErr.StatusCode)
-}
-
-func TestParseArgs(t *testing.T) {
-	cfg, listen, err := parseArgs([]string{"-upstream", "http://127.0.0.1:8000", "-parser", "DeepSeek-R1",
-		"-field", "both", "-default-thinking", "enabled", "-default-chat-template-kwargs", `{"custom":1}`})
-	require.NoError(t, err)
-	assert.Equal(t, "127.0.0.1:8080", listen)
-	assert.Equal(t, "deepseek_r1", cfg.parser, "canonical name")
-	assert.Equal(t, []string{"reasoning", "reasoning_content"}, cfg.fields)
-	assert.Equal(t, reasoning.ThinkingEnabled, cfg.defaults.Mode)
-	assert.Equal(t, map[string]any{"custom": json.Number("1")}, cfg.defaults.ChatTemplateKwargs)
-
-	for _, c := range []struct {
-		args []string
-		want string
-	}{
-		{nil, "usage: gateway"},
-		{[]string{"-upstream", "127.0.0.1:8000"}, "want an http or https URL"},
-		{[]string{"-upstream", "http://x", "-parser", "qwen-4"}, `reasoning: unknown parser "qwen-4"`},
-		{[]string{"-upstream", "http://x", "-field", "thoughts"}, `-field "thoughts"`},
-		{[]string{"-upstream", "http://x", "-default-thinking", "sometimes"}, "want enabled, disabled or auto"},
-		{[]string{"-upstream", "http://x", "-default-chat-template-kwargs", "[1]"}, "-default-chat-template-kwargs"},
-		{[]string{"-upstream", "http://x", "-default-chat-template-kwargs", "null"}, "want a JSON object"},
-		{[]string{"-upstream", "http://x", "extra"}, "usage: gateway"},
-	} {
-		_, _, err := parseArgs(c.args)
-		if assert.Error(t, err, c.args) {
-			assert.Contains(t, err.Error(), c.want, c.args)
-		}
-	}
-}
-
-func TestRun(t *testing.T) {
-	up := newUpstream(t, nil)
-	ctx, cancel := context.WithCancel(context.Background())
-	var stderr syncBuffer
-	done := make(chan error, 1)
-	go func() { done <- run(ctx, []string{"-listen", "127.0.0.1:0", "-upstream", up.URL}, &stderr) }()
-	var addr string
-	require.Eventually(t, func() bool {
-		line := stderr.String()
-		if i := strings.Index(line, "http://"); i >= 0 {
-			addr, _, _ = strings.Cut(line[i:], " ")
-			return true
-		}
-		return false
-	}, 5*time.Second, 10*time.Millisecond)
-	u, err := url.Parse(addr)
-	require.NoError(t, err)
-	resp, err := http.Get(u.String() + "/v1/models")
-	require.NoError(t, err)
-	got, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	assert.Equal(t, modelsJSON, string(got))
-	cancel()
-	select {
-	case err := <-done:
-		assert.NoError(t, err)
-	case <-time.After(10 * time.Second):
-		t.Fatal("run did not return after its context was done")
-	}
-}
-
-// syncBuffer is a bytes.Buffer safe for a writer and a reader in two
-// goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 func mustJSON(v any) []byte {

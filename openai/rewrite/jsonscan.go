@@ -1,8 +1,9 @@
-package main
+package rewrite
 
 import (
 	"encoding/json"
 	"errors"
+	"strconv"
 	"unicode/utf8"
 )
 
@@ -13,7 +14,7 @@ import (
 // that strings are valid UTF-8 (encoding/json does not either when it
 // decodes); the tests compare the two.
 
-var errSyntax = errors.New("gateway: invalid JSON")
+var errSyntax = errors.New("rewrite: invalid JSON")
 
 func skipSpace(b []byte, i int) int {
 	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
@@ -279,4 +280,85 @@ func appendJSONString(dst []byte, s string) []byte {
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
+}
+
+// A member is a key and the raw JSON of its value.
+type member struct {
+	key string
+	raw []byte
+}
+
+// appendObject appends a JSON object of members, in order; a member with
+// a nil raw value is left out.
+func appendObject(dst []byte, ms ...member) []byte {
+	dst = append(dst, '{')
+	n := 0
+	for _, m := range ms {
+		if m.raw == nil {
+			continue
+		}
+		if n > 0 {
+			dst = append(dst, ',')
+		}
+		n++
+		dst = appendJSONString(dst, m.key)
+		dst = append(dst, ':')
+		dst = append(dst, m.raw...)
+	}
+	return append(dst, '}')
+}
+
+// appendReplaced appends the object at data[at] with the value of each
+// member of set that it has replaced in place, every other byte as it
+// came; members of set it lacks are added at its end.
+func appendReplaced(dst, data []byte, at int, set ...member) []byte {
+	end, err := valueEnd(data, at)
+	if err != nil || data[at] != '{' {
+		return append(dst, data[at:]...)
+	}
+	var seen uint64 // bit i: set[i] was found (at most 64 members are set)
+	copied := at
+	members(data, at, func(key []byte, _, start, stop int) {
+		for i, m := range set {
+			if string(key) == m.key {
+				dst = append(dst, data[copied:start]...)
+				dst = append(dst, m.raw...)
+				copied = stop
+				seen |= 1 << i
+			}
+		}
+	})
+	closing := end - 1
+	dst = append(dst, data[copied:closing]...)
+	empty := skipSpace(data, at+1) == closing
+	for i, m := range set {
+		if seen&(1<<i) != 0 {
+			continue
+		}
+		if !empty {
+			dst = append(dst, ',')
+		}
+		empty = false
+		dst = appendJSONString(dst, m.key)
+		dst = append(dst, ':')
+		dst = append(dst, m.raw...)
+	}
+	return append(dst, '}')
+}
+
+// jsonString returns s as the raw JSON of a string.
+func jsonString(s string) []byte { return appendJSONString(nil, s) }
+
+// jsonInt returns n as the raw JSON of a number.
+func jsonInt(n int) []byte { return strconv.AppendInt(nil, int64(n), 10) }
+
+// stringValue returns the text of the JSON string value at data[start:end],
+// "" when it is not a string.
+func stringValue(data []byte, start, end int) string {
+	if start < 0 || data[start] != '"' {
+		return ""
+	}
+	_, escaped, _ := stringEnd(data, start)
+	s, _ := unquote(data[start:end], escaped)
+	return s
 }

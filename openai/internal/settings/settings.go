@@ -1,0 +1,19 @@
+// Package settings holds what the options of packages openai and
+// openai/rewrite set, so that one Option type serves both.
+package settings
+
+import (
+	"log"
+
+	"github.com/reasoning-go/reasoning"
+)
+
+// Settings are what the options set.
+type Settings struct {
+	Registry *reasoning.Registry        // nil for reasoning.Default
+	Parser   string                     // parser name for every request; "" to look it up by model
+	Defaults reasoning.ThinkingDefaults // the deployment's thinking defaults
+	Field    uint8                      // a rewrite.Field
+	History  uint8                      // a rewrite.History
+	ErrorLog *log.Logger                // package openai's Handler: where it logs; nil for the log package's
+}

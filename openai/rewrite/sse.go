@@ -1,0 +1,225 @@
+package rewrite
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+)
+
+// maxEventBytes bounds one server-sent event as the stream reader holds
+// it: its lines, up to the blank line that ends it. A chunk carrying a
+// long tool call can be large; a stream with a longer event is cut.
+const maxEventBytes = 64 << 20
+
+var errEventTooLong = errors.New("rewrite: server-sent event longer than 64 MiB")
+
+// sseStream is a stream of server-sent events as the client gets it. It
+// reads upstream a line at a time, holds the lines of the current event
+// until the blank line that ends it, and then writes what the Rewriter
+// puts in its place. It holds one event and what it has not yet
+// returned; never the stream.
+type sseStream struct {
+	src   io.Reader
+	br    *bufio.Reader
+	rw    *Rewriter
+	long  []byte       // a line longer than br's buffer, being assembled
+	raw   []byte       // the current event's lines as they came
+	lines []sseLine    // where each of them is in raw
+	data  []byte       // the data of an event with several data lines, joined
+	out   bytes.Buffer // bytes not yet returned by Read
+	err   error        // returned by Read once out is empty
+}
+
+// An sseLine is one line of the current event: raw[start:end] without its
+// line ending, raw[end:next] the ending.
+type sseLine struct {
+	start, end, next int
+	field            sseField
+}
+
+type sseField uint8
+
+const (
+	fieldOther sseField = iota // a comment, an id or retry line, the blank line
+	fieldData
+	fieldEvent
+)
+
+func newSSEStream(src io.Reader, rw *Rewriter) *sseStream {
+	return &sseStream{src: src, br: bufio.NewReaderSize(src, 32<<10), rw: rw}
+}
+
+// Read returns the rewritten stream. A call reads upstream only while it
+// has nothing to return.
+func (s *sseStream) Read(p []byte) (int, error) {
+	for s.out.Len() == 0 && s.err == nil {
+		s.step()
+	}
+	if s.out.Len() > 0 {
+		return s.out.Read(p)
+	}
+	return 0, s.err
+}
+
+// Close closes the source when it is an io.Closer.
+func (s *sseStream) Close() error {
+	if c, ok := s.src.(io.Closer); ok {
+		return c.Close()
+	}
+	return nil
+}
+
+// step reads one line. A blank line ends the event, which is then
+// written. At the end of the stream the unfinished event is written as if
+// it had ended, and then what the parsers hold, so that nothing is lost
+// when upstream stops without [DONE].
+func (s *sseStream) step() {
+	line, err := s.readLine()
+	if len(line) > 0 {
+		if len(s.raw)+len(line) > maxEventBytes {
+			s.err = errEventTooLong
+			return
+		}
+		s.addLine(line)
+		if s.lines[len(s.lines)-1].end == s.lines[len(s.lines)-1].start {
+			s.dispatch()
+		}
+	}
+	if err == io.EOF {
+		terminator := ""
+		if n := len(s.lines); n > 0 {
+			terminator = "\n"
+			if last := s.lines[n-1]; last.end == last.next {
+				terminator = "\n\n"
+			}
+		}
+		s.dispatch()
+		for _, e := range s.rw.End() {
+			s.out.WriteString(terminator)
+			terminator = ""
+			s.out.Write(e.Append(nil))
+		}
+	}
+	s.err = err
+}
+
+// readLine returns the next line with its end, or what is left at the end
+// of the stream. The result is valid until the next call.
+func (s *sseStream) readLine() ([]byte, error) {
+	s.long = s.long[:0]
+	for {
+		frag, err := s.br.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			if len(s.long)+len(frag) > maxEventBytes {
+				return nil, errEventTooLong
+			}
+			s.long = append(s.long, frag...)
+			continue
+		}
+		if len(s.long) == 0 {
+			return frag, err
+		}
+		s.long = append(s.long, frag...)
+		return s.long, err
+	}
+}
+
+// addLine appends a line to the current event.
+func (s *sseStream) addLine(line []byte) {
+	start := len(s.raw)
+	s.raw = append(s.raw, line...)
+	text := bytes.TrimRight(line, "\r\n")
+	l := sseLine{start: start, end: start + len(text), next: len(s.raw)}
+	switch {
+	case bytes.HasPrefix(text, []byte("data:")) || string(text) == "data":
+		l.field = fieldData
+	case bytes.HasPrefix(text, []byte("event:")) || string(text) == "event":
+		l.field = fieldEvent
+	}
+	s.lines = append(s.lines, l)
+}
+
+// value returns the value of a field line: what follows the colon and one
+// optional space.
+func (s *sseStream) value(l sseLine) []byte {
+	text := s.raw[l.start:l.end]
+	_, v, _ := bytes.Cut(text, []byte(":"))
+	return bytes.TrimPrefix(v, []byte(" "))
+}
+
+// dispatch writes the current event, rewritten, and starts the next. An
+// event without data (a comment, a lone blank line) goes out as it came.
+func (s *sseStream) dispatch() {
+	defer func() { s.raw, s.lines = s.raw[:0], s.lines[:0] }()
+	var e Event
+	datas := 0
+	for _, l := range s.lines {
+		switch l.field {
+		case fieldData:
+			if datas == 0 {
+				e.Data = s.value(l)
+			} else {
+				if datas == 1 {
+					s.data = append(s.data[:0], e.Data...)
+				}
+				s.data = append(append(s.data, '\n'), s.value(l)...)
+				e.Data = s.data
+			}
+			datas++
+		case fieldEvent:
+			e.Name = s.value(l)
+		}
+	}
+	if datas == 0 {
+		s.out.Write(s.raw)
+		return
+	}
+	out := s.rw.Event(e)
+	for i, ev := range out {
+		switch {
+		case i != s.rw.out.self:
+			s.out.Write(ev.Append(nil))
+		case !s.rw.out.changed:
+			s.out.Write(s.raw)
+		default:
+			s.writeReplaced(e, ev)
+		}
+	}
+}
+
+// writeReplaced writes the current event with its data (and its name,
+// when that changed) replaced by ev's, every other line as it came.
+func (s *sseStream) writeReplaced(in, ev Event) {
+	sameName := bytes.Equal(in.Name, ev.Name) && (in.Name == nil) == (ev.Name == nil)
+	wrote := false
+	for _, l := range s.lines {
+		ending := s.raw[l.end:l.next]
+		switch {
+		case l.field == fieldEvent && !sameName:
+		case l.field == fieldData && wrote:
+		case l.field == fieldData:
+			if !sameName && ev.Name != nil {
+				s.out.WriteString("event: ")
+				s.out.Write(ev.Name)
+				s.out.WriteString(lineEnding(ending))
+			}
+			s.out.WriteString("data: ")
+			s.out.Write(ev.Data)
+			s.out.Write(ending)
+			wrote = true
+		default:
+			s.out.Write(s.raw[l.start:l.next])
+		}
+	}
+}
+
+// lineEnding is the ending a line the stream adds takes after a line that
+// ended with ending: the same, or "\n" after the last line of a stream
+// that ended without one.
+func lineEnding(ending []byte) string {
+	if len(ending) == 0 {
+		return "\n"
+	}
+	return string(ending)
+}
