@@ -189,9 +189,17 @@ func (s *sseStream) dispatch() {
 }
 
 // writeReplaced writes the current event with its data (and its name,
-// when that changed) replaced by ev's, every other line as it came.
+// when that changed) replaced by ev's, every other line as it came. The
+// data goes where the first data line was, a data line for each of its
+// lines; the last ends as the event's last data line ended.
 func (s *sseStream) writeReplaced(in, ev Event) {
 	sameName := bytes.Equal(in.Name, ev.Name) && (in.Name == nil) == (ev.Name == nil)
+	var lastEnding []byte
+	for _, l := range s.lines {
+		if l.field == fieldData {
+			lastEnding = s.raw[l.end:l.next]
+		}
+	}
 	wrote := false
 	for _, l := range s.lines {
 		ending := s.raw[l.end:l.next]
@@ -204,9 +212,14 @@ func (s *sseStream) writeReplaced(in, ev Event) {
 				s.out.Write(ev.Name)
 				s.out.WriteString(lineEnding(ending))
 			}
+			data := ev.Data
+			if last := bytes.LastIndexByte(data, '\n'); last >= 0 {
+				s.out.Write(appendDataLines(nil, data[:last], lineEnding(ending)))
+				data = data[last+1:]
+			}
 			s.out.WriteString("data: ")
-			s.out.Write(ev.Data)
-			s.out.Write(ending)
+			s.out.Write(data)
+			s.out.Write(lastEnding)
 			wrote = true
 		default:
 			s.out.Write(s.raw[l.start:l.next])
