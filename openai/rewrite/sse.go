@@ -149,7 +149,8 @@ func (s *sseStream) value(l sseLine) []byte {
 }
 
 // dispatch writes the current event, rewritten, and starts the next. An
-// event without data (a comment, a lone blank line) goes out as it came.
+// event without data (a comment, a lone blank line) goes out as it came,
+// and so do the other lines of an event the Rewriter drops.
 func (s *sseStream) dispatch() {
 	defer func() { s.raw, s.lines = s.raw[:0], s.lines[:0] }()
 	var e Event
@@ -184,6 +185,24 @@ func (s *sseStream) dispatch() {
 			s.out.Write(s.raw)
 		default:
 			s.writeReplaced(e, ev)
+		}
+	}
+	if s.rw.out.self < 0 {
+		s.writeOtherLines()
+	}
+}
+
+// writeOtherLines writes what the current event, which the Rewriter
+// dropped, holds besides its name and data: its comments and its id and
+// retry lines, which a client reads even from an event without data,
+// ended by the event's blank line.
+func (s *sseStream) writeOtherLines() {
+	wrote := false
+	for i, l := range s.lines {
+		blank := l.end == l.start
+		if l.field == fieldOther && (!blank || wrote && i == len(s.lines)-1) {
+			s.out.Write(s.raw[l.start:l.next])
+			wrote = true
 		}
 	}
 }

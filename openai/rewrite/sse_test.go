@@ -138,3 +138,19 @@ func TestStreamRewriterEnvelope(t *testing.T) {
 		`data: {"id":"c1","model":"m","x":{"y":[1]},"choices":[{"index":0,"delta":{"reasoning":"<th"},"finish_reason":null}]}`+"\n\n"+
 		"data: [DONE]\n\n", got)
 }
+
+func TestStreamKeepsTheOtherLinesOfADroppedEvent(t *testing.T) {
+	// A Messages text delta whose text the parser holds is dropped; its
+	// id line still reaches the client (it sets the last event ID), and so
+	// do its comments, ended by its blank line.
+	rw, err := New(messagesPath, WithParser("qwen3"))
+	require.NoError(t, err)
+	in := "event: content_block_start\r\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\r\n\r\n" +
+		"id: 7\r\n: held\r\nevent: content_block_delta\r\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"<thi\"}}\r\n\r\n" +
+		"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"nk>a\"}}\n\n"
+	got, err := io.ReadAll(rw.Stream(strings.NewReader(in)))
+	require.NoError(t, err)
+	assert.Equal(t, "id: 7\r\n: held\r\n\r\n"+
+		"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"thinking\",\"thinking\":\"\",\"signature\":\"\"}}\n\n"+
+		"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"thinking_delta\",\"thinking\":\"a\"}}\n\n", string(got))
+}
