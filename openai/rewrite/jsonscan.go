@@ -10,11 +10,18 @@ import (
 // A small scanner over one JSON document held in memory, for the streaming
 // hot path: it finds the spans of the members the gateway rewrites so that
 // everything else of a chunk is copied byte for byte, with no decoding into
-// maps. It accepts what json.Valid accepts, except that it does not check
-// that strings are valid UTF-8 (encoding/json does not either when it
-// decodes); the tests compare the two.
+// maps. It accepts what json.Valid accepts, nesting limit included,
+// except that it does not check that strings are valid UTF-8
+// (encoding/json does not either when it decodes); the tests compare the
+// two.
 
 var errSyntax = errors.New("rewrite: invalid JSON")
+
+// maxDepth bounds how deeply arrays and objects nest, as encoding/json
+// bounds it: the scanner recurses once per level, and a document nested
+// millions deep (an event may be 64 MiB) would overflow the goroutine's
+// stack, a fatal error no caller can recover from.
+const maxDepth = 10000
 
 func skipSpace(b []byte, i int) int {
 	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
@@ -24,7 +31,10 @@ func skipSpace(b []byte, i int) int {
 }
 
 // valueEnd returns the index just after the JSON value that starts at b[i].
-func valueEnd(b []byte, i int) (int, error) {
+func valueEnd(b []byte, i int) (int, error) { return valueEndIn(b, i, 0) }
+
+// valueEndIn is valueEnd for a value inside depth arrays and objects.
+func valueEndIn(b []byte, i, depth int) (int, error) {
 	if i >= len(b) {
 		return 0, errSyntax
 	}
@@ -33,9 +43,9 @@ func valueEnd(b []byte, i int) (int, error) {
 		end, _, err := stringEnd(b, i)
 		return end, err
 	case c == '{':
-		return members(b, i, nil)
+		return membersIn(b, i, nil, depth+1)
 	case c == '[':
-		return elements(b, i, nil)
+		return elementsIn(b, i, nil, depth+1)
 	case c == 't':
 		return literalEnd(b, i, "true")
 	case c == 'f':
@@ -131,6 +141,15 @@ func numberEnd(b []byte, i int) (int, error) {
 // the member starts, and where its value starts and ends. It returns the
 // index just after the object.
 func members(b []byte, i int, fn func(key []byte, member, start, end int)) (int, error) {
+	return membersIn(b, i, fn, 1)
+}
+
+// membersIn is members for an object that is the depth-th array or object
+// it is inside, counting itself.
+func membersIn(b []byte, i int, fn func(key []byte, member, start, end int), depth int) (int, error) {
+	if depth > maxDepth {
+		return 0, errSyntax
+	}
 	i = skipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
 		return i + 1, nil
@@ -149,7 +168,7 @@ func members(b []byte, i int, fn func(key []byte, member, start, end int)) (int,
 			return 0, errSyntax
 		}
 		start := skipSpace(b, i+1)
-		end, err := valueEnd(b, start)
+		end, err := valueEndIn(b, start, depth)
 		if err != nil {
 			return 0, err
 		}
@@ -175,13 +194,22 @@ func members(b []byte, i int, fn func(key []byte, member, start, end int)) (int,
 // not nil, with where each element starts and ends. It returns the index
 // just after the array.
 func elements(b []byte, i int, fn func(start, end int)) (int, error) {
+	return elementsIn(b, i, fn, 1)
+}
+
+// elementsIn is elements for an array that is the depth-th array or
+// object it is inside, counting itself.
+func elementsIn(b []byte, i int, fn func(start, end int), depth int) (int, error) {
+	if depth > maxDepth {
+		return 0, errSyntax
+	}
 	i = skipSpace(b, i+1)
 	if i < len(b) && b[i] == ']' {
 		return i + 1, nil
 	}
 	for {
 		start := i
-		end, err := valueEnd(b, start)
+		end, err := valueEndIn(b, start, depth)
 		if err != nil {
 			return 0, err
 		}

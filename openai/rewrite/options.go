@@ -132,21 +132,27 @@ func (f *Field) UnmarshalText(text []byte) error {
 	return fmt.Errorf("rewrite: field %q: want both, reasoning or reasoning_content", text)
 }
 
-// History says what a request's earlier assistant messages keep of their
-// reasoning (their reasoning or reasoning_content member) when the
-// response is split, that is, when upstream is taken to return raw text.
+// History says what a request's earlier assistant turns keep of their
+// reasoning (chat's reasoning and reasoning_content members, Messages'
+// thinking and redacted_thinking blocks, the Responses API's reasoning
+// items) when the response is split, that is, when upstream is taken to
+// return raw text.
 type History uint8
 
 const (
-	// HistoryDrop removes the reasoning members: most chat templates render
+	// HistoryDrop removes the reasoning: most chat templates render
 	// earlier turns without their reasoning (DeepSeek R1's, Qwen3's before
 	// the last user message), and a raw-text upstream does not read the
-	// fields anyway.
+	// fields, blocks or items anyway.
 	HistoryDrop History = iota
-	// HistoryRender moves the reasoning into the message's content, between
-	// the family's own opening and closing markers (its reasoning.Info),
-	// ahead of the content: "<think>plan</think>answer". A family with no
-	// closing marker (Harmony, hf, identity) has it dropped.
+	// HistoryRender moves the reasoning into the text that follows it,
+	// between the family's own opening and closing markers (its
+	// reasoning.Info): "<think>plan</think>answer" as a chat message's
+	// content, a Messages text block's text, a Responses message item's
+	// text; a text block or message item of its own where no text
+	// follows. A redacted_thinking block, which has no text, is dropped,
+	// and so is the reasoning of a family with no closing marker (Harmony,
+	// hf, identity).
 	HistoryRender
 	// HistoryKeep sends the messages as the client gave them.
 	HistoryKeep

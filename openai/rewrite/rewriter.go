@@ -1,6 +1,7 @@
 package rewrite
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -130,16 +131,32 @@ type Event struct {
 }
 
 // Append appends e as it goes on the wire: an event line when e has a
-// Name, a data line, and the blank line that ends the event.
+// Name, a data line for each line of Data, and the blank line that ends
+// the event.
 func (e Event) Append(dst []byte) []byte {
 	if e.Name != nil {
 		dst = append(dst, "event: "...)
 		dst = append(dst, e.Name...)
 		dst = append(dst, '\n')
 	}
-	dst = append(dst, "data: "...)
-	dst = append(dst, e.Data...)
-	return append(dst, "\n\n"...)
+	dst = appendDataLines(dst, e.Data, "\n")
+	return append(dst, '\n')
+}
+
+// appendDataLines appends a data line for each line of data, each ended
+// with ending: a data field holds no line break, so data that spans lines
+// (JSON that came on several data lines, say) takes one line each.
+func appendDataLines(dst, data []byte, ending string) []byte {
+	for {
+		line, rest, more := bytes.Cut(data, []byte("\n"))
+		dst = append(dst, "data: "...)
+		dst = append(dst, line...)
+		dst = append(dst, ending...)
+		if !more {
+			return dst
+		}
+		data = rest
+	}
 }
 
 // events collects what a response puts in place of one event.

@@ -259,8 +259,19 @@ func TestStreamEvents(t *testing.T) {
 		"event: chunk\nid: 1\ndata: {\"choices\":[{\"index\":0,\n" +
 			"data: \"delta\":{\"content\":\"r</think>c\"}}]}\n\n")))
 	require.NoError(t, err)
-	assert.Equal(t, "event: chunk\nid: 1\ndata: {\"choices\":[{\"index\":0,\n\"delta\":{\"content\":\"c\",\"reasoning\":\"r\"}}]}\n\n", string(got))
+	// The rewritten data keeps its line break: a data line for each line.
+	assert.Equal(t, "event: chunk\nid: 1\ndata: {\"choices\":[{\"index\":0,\ndata: \"delta\":{\"content\":\"c\",\"reasoning\":\"r\"}}]}\n\n", string(got))
 	assert.Equal(t, "event: x\ndata: {}\n\n", string(Event{Name: []byte("x"), Data: []byte("{}")}.Append(nil)))
+	assert.Equal(t, "data: {\ndata: \ndata: }\n\n", string(Event{Data: []byte("{\n\n}")}.Append(nil)))
+
+	// CRLF endings, and a last event the stream cut before its line end.
+	rw = chatRewriter(t, WithParser("deepseek_r1"), WithField(FieldReasoning))
+	got, err = io.ReadAll(rw.Stream(strings.NewReader(
+		"data: {\"choices\":\r\ndata: [{\"index\":0,\"delta\":{\"content\":\"r\"}}]}\r\n\r\n" +
+			"data: {\"choices\":\ndata: [{\"index\":0,\"delta\":{\"content\":\"s</think>d\"}}]}")))
+	require.NoError(t, err)
+	assert.Equal(t, "data: {\"choices\":\r\ndata: [{\"index\":0,\"delta\":{\"reasoning\":\"r\"}}]}\r\n\r\n"+
+		"data: {\"choices\":\ndata: [{\"index\":0,\"delta\":{\"content\":\"d\",\"reasoning\":\"s\"}}]}", string(got))
 }
 
 // FuzzRewriter feeds arbitrary data to a Rewriter as a chunk and as a

@@ -149,7 +149,8 @@ func (s *sseStream) value(l sseLine) []byte {
 }
 
 // dispatch writes the current event, rewritten, and starts the next. An
-// event without data (a comment, a lone blank line) goes out as it came.
+// event without data (a comment, a lone blank line) goes out as it came,
+// and so do the other lines of an event the Rewriter drops.
 func (s *sseStream) dispatch() {
 	defer func() { s.raw, s.lines = s.raw[:0], s.lines[:0] }()
 	var e Event
@@ -186,12 +187,38 @@ func (s *sseStream) dispatch() {
 			s.writeReplaced(e, ev)
 		}
 	}
+	if s.rw.out.self < 0 {
+		s.writeOtherLines()
+	}
+}
+
+// writeOtherLines writes what the current event, which the Rewriter
+// dropped, holds besides its name and data: its comments and its id and
+// retry lines, which a client reads even from an event without data,
+// ended by the event's blank line.
+func (s *sseStream) writeOtherLines() {
+	wrote := false
+	for i, l := range s.lines {
+		blank := l.end == l.start
+		if l.field == fieldOther && (!blank || wrote && i == len(s.lines)-1) {
+			s.out.Write(s.raw[l.start:l.next])
+			wrote = true
+		}
+	}
 }
 
 // writeReplaced writes the current event with its data (and its name,
-// when that changed) replaced by ev's, every other line as it came.
+// when that changed) replaced by ev's, every other line as it came. The
+// data goes where the first data line was, a data line for each of its
+// lines; the last ends as the event's last data line ended.
 func (s *sseStream) writeReplaced(in, ev Event) {
 	sameName := bytes.Equal(in.Name, ev.Name) && (in.Name == nil) == (ev.Name == nil)
+	var lastEnding []byte
+	for _, l := range s.lines {
+		if l.field == fieldData {
+			lastEnding = s.raw[l.end:l.next]
+		}
+	}
 	wrote := false
 	for _, l := range s.lines {
 		ending := s.raw[l.end:l.next]
@@ -204,9 +231,14 @@ func (s *sseStream) writeReplaced(in, ev Event) {
 				s.out.Write(ev.Name)
 				s.out.WriteString(lineEnding(ending))
 			}
+			data := ev.Data
+			if last := bytes.LastIndexByte(data, '\n'); last >= 0 {
+				s.out.Write(appendDataLines(nil, data[:last], lineEnding(ending)))
+				data = data[last+1:]
+			}
 			s.out.WriteString("data: ")
-			s.out.Write(ev.Data)
-			s.out.Write(ending)
+			s.out.Write(data)
+			s.out.Write(lastEnding)
 			wrote = true
 		default:
 			s.out.Write(s.raw[l.start:l.next])

@@ -3,6 +3,8 @@ package rewrite
 import (
 	"encoding/json"
 	"io"
+	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -19,6 +21,51 @@ var jsonDocs = []string{
 	// Not JSON:
 	``, `{`, `}`, `{"a"}`, `{"a":}`, `{"a":1,}`, `[1,]`, `[1 2]`, `{a:1}`, `"\x"`, `"\u12"`, `"` + "\x01" + `"`,
 	`01`, `-`, `1.`, `.5`, `1e`, `1e+`, `+1`, `tru`, `nul`, `"open`, `{"a":1}}`, `[`, `{"a":1 "b":2}`,
+	// encoding/json's nesting limit, 10,000 levels, and one more:
+	nested(10000), nested(10001), `{"a":` + nested(10000) + `}`,
+}
+
+// nested returns depth arrays and objects, alternating, one inside the
+// other.
+func nested(depth int) string {
+	var open, close strings.Builder
+	for i := range depth {
+		if i%2 == 0 {
+			open.WriteString(`[`)
+			close.WriteString(`]`)
+		} else {
+			open.WriteString(`{"k":`)
+			close.WriteString(`}`)
+		}
+	}
+	c := []byte(close.String())
+	slices.Reverse(c)
+	return open.String() + "0" + string(c)
+}
+
+// TestDeepNesting: a chunk nested far beyond the limit, as a hostile or
+// broken upstream may send, passes through; the scanner does not recurse
+// until the goroutine's stack runs out, a fatal error.
+func TestDeepNesting(t *testing.T) {
+	defer debug.SetMaxStack(debug.SetMaxStack(16 << 20))
+	deep := nested(1_000_000)
+	for _, data := range []string{
+		`{"choices":[{"index":0,"delta":{"content":"<think>x"},"logprobs":` + deep + `}]}`,
+		`{"choices":[{"index":0,"message":{"content":"<think>x"}}],"x":` + deep + `}`,
+	} {
+		rw := chatRewriter(t, WithParser("qwen3"))
+		out := rw.Event(Event{Data: []byte(data)})
+		require.Len(t, out, 1)
+		assert.Equal(t, data, string(out[0].Data))
+		assert.Equal(t, data, string(rw.Response([]byte(data))))
+	}
+	for _, path := range []string{messagesPath, responsesPath} {
+		rw, err := New(path, WithParser("qwen3"))
+		require.NoError(t, err)
+		data := `{"type":"x","index":0,"delta":` + deep + `}`
+		assert.Equal(t, data, string(rw.Event(Event{Data: []byte(data)})[0].Data), path)
+		assert.Equal(t, data, string(rw.Response([]byte(data))), path)
+	}
 }
 
 // TestScannerAgreesWithEncodingJSON checks that the scanner takes exactly
@@ -137,4 +184,20 @@ func TestStreamRewriterEnvelope(t *testing.T) {
 	assert.Equal(t, `data: {"id":"c1","usage":null,"model":"m","choices":[{"index":0,"delta":{}}],"x":{"y":[1]}}`+"\n\n"+
 		`data: {"id":"c1","model":"m","x":{"y":[1]},"choices":[{"index":0,"delta":{"reasoning":"<th"},"finish_reason":null}]}`+"\n\n"+
 		"data: [DONE]\n\n", got)
+}
+
+func TestStreamKeepsTheOtherLinesOfADroppedEvent(t *testing.T) {
+	// A Messages text delta whose text the parser holds is dropped; its
+	// id line still reaches the client (it sets the last event ID), and so
+	// do its comments, ended by its blank line.
+	rw, err := New(messagesPath, WithParser("qwen3"))
+	require.NoError(t, err)
+	in := "event: content_block_start\r\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\r\n\r\n" +
+		"id: 7\r\n: held\r\nevent: content_block_delta\r\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"<thi\"}}\r\n\r\n" +
+		"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"nk>a\"}}\n\n"
+	got, err := io.ReadAll(rw.Stream(strings.NewReader(in)))
+	require.NoError(t, err)
+	assert.Equal(t, "id: 7\r\n: held\r\n\r\n"+
+		"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"thinking\",\"thinking\":\"\",\"signature\":\"\"}}\n\n"+
+		"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"thinking_delta\",\"thinking\":\"a\"}}\n\n", string(got))
 }
