@@ -596,7 +596,39 @@ func TestRequestsItCannotParse(t *testing.T) {
 	assert.Equal(t, http.StatusBadRequest, resp.StatusCode)
 	got, _ := io.ReadAll(resp.Body)
 	assert.Contains(t, string(got), `unsupported reasoning_effort`)
+	assert.Equal(t, "false", resp.Header.Get("X-Should-Retry"))
 	assert.Equal(t, before, up.requests())
+}
+
+// TestHandlerMisconfigured: options that name an unknown parser get every
+// request to a rewritten path a 500, which openai-go, with its default
+// retries, does not send again; other paths still work.
+func TestHandlerMisconfigured(t *testing.T) {
+	up := newUpstream(t, func(w http.ResponseWriter, r *http.Request) {
+		t.Errorf("upstream got %s %s", r.Method, r.URL.Path)
+	})
+	var attempts atomic.Int32
+	handler := NewHandler(mustURL(t, up.URL), WithParser("qwen-4"), WithErrorLog(log.New(io.Discard, "", 0)))
+	gw := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		attempts.Add(1)
+		handler.ServeHTTP(w, r)
+	}))
+	t.Cleanup(gw.Close)
+	client := openai.NewClient(option.WithBaseURL(gw.URL+"/v1"), option.WithAPIKey("none"))
+	_, err := client.Chat.Completions.New(context.Background(), openai.ChatCompletionNewParams{
+		Model: "Qwen/Qwen3-8B", Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("Hi")},
+	})
+	var apiErr *openai.Error
+	require.ErrorAs(t, err, &apiErr)
+	assert.Equal(t, http.StatusInternalServerError, apiErr.StatusCode)
+	assert.Contains(t, apiErr.Message, "qwen-4")
+	assert.EqualValues(t, 1, attempts.Load())
+	assert.Zero(t, up.requests())
+
+	resp, err := http.Get(gw.URL + "/v1/models")
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
 }
 
 func TestOtherPathsPassThrough(t *testing.T) {
