@@ -13,7 +13,6 @@ import (
 	"net/url"
 	"strconv"
 
-	"github.com/reasoning-go/reasoning/openai/internal/settings"
 	"github.com/reasoning-go/reasoning/openai/rewrite"
 )
 
@@ -225,13 +224,7 @@ func NewHandler(upstream *url.URL, opts ...Option) http.Handler {
 		},
 		ErrorHandler: h.upstreamError,
 	}
-	var s settings.Settings
-	for _, o := range opts {
-		if o != nil {
-			o(&s)
-		}
-	}
-	h.proxy.ErrorLog = s.ErrorLog
+	h.proxy.ErrorLog = applyOptions(opts).ErrorLog
 	return h
 }
 

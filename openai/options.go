@@ -38,8 +38,15 @@ func WithHistory(h History) Option { return rewrite.WithHistory(h) }
 // it answers with 502; the default is the log package's standard logger.
 // The Transport and a rewrite.Rewriter ignore it.
 func WithErrorLog(l *log.Logger) Option {
-	return func(s *settings.Settings) { s.ErrorLog = l }
+	return newOption(func(s *settings.Settings) { s.ErrorLog = l })
 }
+
+// newOption and applyOptions build and apply the options of this package
+// alone, through the hooks package rewrite sets.
+var (
+	newOption    = settings.NewOption.(func(func(*settings.Settings)) rewrite.Option)
+	applyOptions = settings.Apply.(func([]rewrite.Option) settings.Settings)
+)
 
 // Field is rewrite.Field: the chat completion field or fields that carry
 // reasoning.

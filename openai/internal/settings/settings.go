@@ -17,3 +17,13 @@ type Settings struct {
 	History  uint8                      // a rewrite.History
 	ErrorLog *log.Logger                // package openai's Handler: where it logs; nil for the log package's
 }
+
+// Package rewrite sets these when it is initialised, for package openai,
+// which takes rewrite.Option values but can neither build nor apply them:
+// rewrite.Option keeps its function unexported, so that go doc shows an
+// opaque type rather than this package's. Each holds a func of the type in
+// its comment; package openai asserts it.
+var (
+	NewOption any // func(set func(*Settings)) rewrite.Option
+	Apply     any // func(opts []rewrite.Option) Settings
+)
