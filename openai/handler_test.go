@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -629,6 +630,39 @@ func TestHandlerMisconfigured(t *testing.T) {
 	require.NoError(t, err)
 	resp.Body.Close()
 	assert.Equal(t, http.StatusOK, resp.StatusCode)
+}
+
+// roundTripFunc is an http.RoundTripper in a function.
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }
+
+// TestHandlerUpstreamTransport: the Handler calls upstream, on rewritten
+// paths and others, through WithUpstreamTransport's RoundTripper, and
+// answers 502 with its error.
+func TestHandlerUpstreamTransport(t *testing.T) {
+	up := newUpstream(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"choices":[{"index":0,"message":{"role":"assistant","content":"<think>r</think>c"},"finish_reason":"stop"}]}`)
+	})
+	counter := &countingTransport{next: http.DefaultTransport}
+	gw := startGateway(t, up, WithUpstreamTransport(counter), WithField(FieldReasoning))
+	got, _ := io.ReadAll(postChat(t, gw, `{"model":"Qwen/Qwen3-8B"}`).Body)
+	assert.JSONEq(t, `{"choices":[{"index":0,"message":{"role":"assistant","content":"c","reasoning":"r"},"finish_reason":"stop"}]}`, string(got))
+	resp, err := http.Get(gw.URL + "/v1/models")
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.EqualValues(t, 2, counter.n.Load())
+
+	refused := roundTripFunc(func(*http.Request) (*http.Response, error) {
+		return nil, errors.New("the gateway's own transport says no")
+	})
+	gw = startGateway(t, up, WithUpstreamTransport(refused))
+	resp = postChat(t, gw, `{"model":"Qwen/Qwen3-8B"}`)
+	got, _ = io.ReadAll(resp.Body)
+	assert.Equal(t, http.StatusBadGateway, resp.StatusCode)
+	assert.Contains(t, string(got), "the gateway's own transport says no")
 }
 
 func TestOtherPathsPassThrough(t *testing.T) {

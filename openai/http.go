@@ -196,6 +196,8 @@ type readCloser struct {
 // status, headers and body; a client that goes away cancels the upstream
 // request; a stream is rewritten an event at a time, never held whole.
 // Every other path and method (/v1/models, /health, ...) is proxied as is.
+// Upstream is called through WithUpstreamTransport's http.RoundTripper,
+// http.DefaultTransport by default.
 //
 // The Handler answers 400 for thinking controls the parser rejects, 413
 // for a request body over 64 MiB, 502 when upstream cannot be reached
@@ -224,7 +226,11 @@ func NewHandler(upstream *url.URL, opts ...Option) http.Handler {
 		},
 		ErrorHandler: h.upstreamError,
 	}
-	h.proxy.ErrorLog = applyOptions(opts).ErrorLog
+	s := applyOptions(opts)
+	h.proxy.ErrorLog = s.ErrorLog
+	if rt, ok := s.UpstreamTransport.(http.RoundTripper); ok {
+		h.proxy.Transport = rt
+	}
 	return h
 }
 

@@ -16,6 +16,11 @@ type Settings struct {
 	Field    uint8                      // a rewrite.Field
 	History  uint8                      // a rewrite.History
 	ErrorLog *log.Logger                // package openai's Handler: where it logs; nil for the log package's
+
+	// UpstreamTransport is package openai's Handler's http.RoundTripper to
+	// upstream, nil for http.DefaultTransport: any, so that package
+	// rewrite, which imports this package, does not link net/http.
+	UpstreamTransport any
 }
 
 // Package rewrite sets these when it is initialised, for package openai,
