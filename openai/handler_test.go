@@ -724,6 +724,8 @@ func TestOpenAIClientStream(t *testing.T) {
 	assert.Equal(t, "\n\nHello!", content)
 	assert.Equal(t, "stop", finish)
 	assert.Equal(t, "\n\nHello!", acc.Choices[0].Message.Content)
+	_, accumulated := acc.Choices[0].Message.JSON.ExtraFields["reasoning_content"]
+	assert.False(t, accumulated, "openai-go's ChatCompletionAccumulator leaves reasoning out, as the README says")
 	assert.Equal(t, map[string]any{"enable_thinking": true, "thinking": true, "thinking_mode": "enabled", "reasoning": true, "think": true},
 		up.lastBody(t)["chat_template_kwargs"])
 }
