@@ -13,7 +13,7 @@
 // their responses, plain and streamed, through package rewrite, which
 // says what each API gets and works on bytes alone for any other stack.
 // Their options are package rewrite's (Option is the same type), with
-// WithErrorLog for the Handler.
+// WithErrorLog and WithUpstreamTransport for the Handler.
 //
 // Fields: in chat completions, reasoning is written to both reasoning and
 // reasoning_content by default, whether the package split the text or

@@ -3,6 +3,7 @@ package openai_test
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log"
@@ -61,7 +62,7 @@ func rawTextServer() *httptest.Server {
 // A Go program reads split reasoning through openai-go by changing only
 // its HTTP client (go-openai takes the same client as
 // ClientConfig.HTTPClient). openai-go has no typed field for reasoning: it
-// is in the message's ExtraFields.
+// is in the message's ExtraFields, as raw JSON.
 func ExampleNewTransport() {
 	server := rawTextServer() // e.g. vllm serve Qwen/Qwen3-8B, without --reasoning-parser
 	defer server.Close()
@@ -76,10 +77,16 @@ func ExampleNewTransport() {
 		log.Fatal(err)
 	}
 	message := completion.Choices[0].Message
-	fmt.Println("reasoning:", message.JSON.ExtraFields["reasoning"].Raw())
+	var reasoning string // ExtraFields holds the member's raw JSON, a quoted string
+	if field, ok := message.JSON.ExtraFields["reasoning"]; ok {
+		if err := json.Unmarshal([]byte(field.Raw()), &reasoning); err != nil {
+			log.Fatal(err)
+		}
+	}
+	fmt.Println("reasoning:", reasoning)
 	fmt.Println("content:", message.Content)
 	// Output:
-	// reasoning: "2 + 2 is 4."
+	// reasoning: 2 + 2 is 4.
 	// content: The answer is 4.
 }
 

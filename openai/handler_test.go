@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -596,7 +597,72 @@ func TestRequestsItCannotParse(t *testing.T) {
 	assert.Equal(t, http.StatusBadRequest, resp.StatusCode)
 	got, _ := io.ReadAll(resp.Body)
 	assert.Contains(t, string(got), `unsupported reasoning_effort`)
+	assert.Equal(t, "false", resp.Header.Get("X-Should-Retry"))
 	assert.Equal(t, before, up.requests())
+}
+
+// TestHandlerMisconfigured: options that name an unknown parser get every
+// request to a rewritten path a 500, which openai-go, with its default
+// retries, does not send again; other paths still work.
+func TestHandlerMisconfigured(t *testing.T) {
+	up := newUpstream(t, func(w http.ResponseWriter, r *http.Request) {
+		t.Errorf("upstream got %s %s", r.Method, r.URL.Path)
+	})
+	var attempts atomic.Int32
+	handler := NewHandler(mustURL(t, up.URL), WithParser("qwen-4"), WithErrorLog(log.New(io.Discard, "", 0)))
+	gw := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		attempts.Add(1)
+		handler.ServeHTTP(w, r)
+	}))
+	t.Cleanup(gw.Close)
+	client := openai.NewClient(option.WithBaseURL(gw.URL+"/v1"), option.WithAPIKey("none"))
+	_, err := client.Chat.Completions.New(context.Background(), openai.ChatCompletionNewParams{
+		Model: "Qwen/Qwen3-8B", Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("Hi")},
+	})
+	var apiErr *openai.Error
+	require.ErrorAs(t, err, &apiErr)
+	assert.Equal(t, http.StatusInternalServerError, apiErr.StatusCode)
+	assert.Contains(t, apiErr.Message, "qwen-4")
+	assert.EqualValues(t, 1, attempts.Load())
+	assert.Zero(t, up.requests())
+
+	resp, err := http.Get(gw.URL + "/v1/models")
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+}
+
+// roundTripFunc is an http.RoundTripper in a function.
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }
+
+// TestHandlerUpstreamTransport: the Handler calls upstream, on rewritten
+// paths and others, through WithUpstreamTransport's RoundTripper, and
+// answers 502 with its error.
+func TestHandlerUpstreamTransport(t *testing.T) {
+	up := newUpstream(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"choices":[{"index":0,"message":{"role":"assistant","content":"<think>r</think>c"},"finish_reason":"stop"}]}`)
+	})
+	counter := &countingTransport{next: http.DefaultTransport}
+	gw := startGateway(t, up, WithUpstreamTransport(counter), WithField(FieldReasoning))
+	got, _ := io.ReadAll(postChat(t, gw, `{"model":"Qwen/Qwen3-8B"}`).Body)
+	assert.JSONEq(t, `{"choices":[{"index":0,"message":{"role":"assistant","content":"c","reasoning":"r"},"finish_reason":"stop"}]}`, string(got))
+	resp, err := http.Get(gw.URL + "/v1/models")
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.EqualValues(t, 2, counter.n.Load())
+
+	refused := roundTripFunc(func(*http.Request) (*http.Response, error) {
+		return nil, errors.New("the gateway's own transport says no")
+	})
+	gw = startGateway(t, up, WithUpstreamTransport(refused))
+	resp = postChat(t, gw, `{"model":"Qwen/Qwen3-8B"}`)
+	got, _ = io.ReadAll(resp.Body)
+	assert.Equal(t, http.StatusBadGateway, resp.StatusCode)
+	assert.Contains(t, string(got), "the gateway's own transport says no")
 }
 
 func TestOtherPathsPassThrough(t *testing.T) {
@@ -658,6 +724,8 @@ func TestOpenAIClientStream(t *testing.T) {
 	assert.Equal(t, "\n\nHello!", content)
 	assert.Equal(t, "stop", finish)
 	assert.Equal(t, "\n\nHello!", acc.Choices[0].Message.Content)
+	_, accumulated := acc.Choices[0].Message.JSON.ExtraFields["reasoning_content"]
+	assert.False(t, accumulated, "openai-go's ChatCompletionAccumulator leaves reasoning out, as the README says")
 	assert.Equal(t, map[string]any{"enable_thinking": true, "thinking": true, "thinking_mode": "enabled", "reasoning": true, "think": true},
 		up.lastBody(t)["chat_template_kwargs"])
 }

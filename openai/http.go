@@ -13,7 +13,6 @@ import (
 	"net/url"
 	"strconv"
 
-	"github.com/reasoning-go/reasoning/openai/internal/settings"
 	"github.com/reasoning-go/reasoning/openai/rewrite"
 )
 
@@ -37,10 +36,17 @@ const (
 // The request is read and sent as rewrite.Rewriter.Request rewrites it, in a clone:
 // the caller's request is not modified. Other methods and paths go to base
 // as they are, and so do error responses and compressed bodies that base
-// did not decompress. Thinking controls the parser rejects fail the round
-// trip before anything is sent, with an error wrapping
-// reasoning.ErrUnsupportedConfig; so do options that name an unknown
-// parser, on every request to a rewritten path.
+// did not decompress.
+//
+// A request it refuses is never sent: it is answered as the Handler answers
+// it, with a response of its own in the error shape of the request's API
+// (rewrite.ErrorBody), so that the client reads an API error rather than a
+// connection failure: 400 for thinking controls the parser rejects (its
+// message is that of an error wrapping reasoning.ErrUnsupportedConfig), and
+// 500 for every request to a rewritten path when the options name an
+// unknown parser. Both carry x-should-retry: false, which openai-go,
+// anthropic-sdk-go and the npm openai and @anthropic-ai/sdk clients obey:
+// the same request would be refused again.
 func NewTransport(base http.RoundTripper, opts ...Option) http.RoundTripper {
 	if base == nil {
 		base = http.DefaultTransport
@@ -61,7 +67,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	if t.err != nil {
 		closeBody(req)
-		return nil, t.err
+		return refusal(req, http.StatusInternalServerError, "transport: "+t.err.Error()), nil
 	}
 	rw, err := t.cfg.New(req.URL.Path)
 	if err != nil {
@@ -85,7 +91,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	body, err = rw.Request(body)
 	if err != nil {
-		return nil, err
+		return refusal(req, http.StatusBadRequest, err.Error()), nil
 	}
 	out := req.Clone(req.Context())
 	out.Body = io.NopCloser(bytes.NewReader(body))
@@ -104,6 +110,36 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	return resp, nil
+}
+
+// refusal is the Transport's answer to a request it does not send: status,
+// with message in the error shape of the request's API, as the Handler
+// writes it.
+func refusal(req *http.Request, status int, message string) *http.Response {
+	body := rewrite.ErrorBody(req.URL.Path, status, message)
+	header := make(http.Header)
+	setRefusalHeader(header, len(body))
+	return &http.Response{
+		Status:        strconv.Itoa(status) + " " + http.StatusText(status),
+		StatusCode:    status,
+		Proto:         "HTTP/1.1",
+		ProtoMajor:    1,
+		ProtoMinor:    1,
+		Header:        header,
+		Body:          io.NopCloser(bytes.NewReader(body)),
+		ContentLength: int64(len(body)),
+		Request:       req,
+	}
+}
+
+// setRefusalHeader sets the header of an error answered without calling
+// upstream, whose body is n bytes of JSON. x-should-retry: false tells the
+// SDKs that retry 5xx answers (openai-go, anthropic-sdk-go, the npm openai
+// and @anthropic-ai/sdk clients) that the same request would fail again.
+func setRefusalHeader(h http.Header, n int) {
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(n))
+	h.Set("X-Should-Retry", "false")
 }
 
 func closeBody(req *http.Request) {
@@ -160,12 +196,15 @@ type readCloser struct {
 // status, headers and body; a client that goes away cancels the upstream
 // request; a stream is rewritten an event at a time, never held whole.
 // Every other path and method (/v1/models, /health, ...) is proxied as is.
+// Upstream is called through WithUpstreamTransport's http.RoundTripper,
+// http.DefaultTransport by default.
 //
 // The Handler answers 400 for thinking controls the parser rejects, 413
 // for a request body over 64 MiB, 502 when upstream cannot be reached
 // (logged to WithErrorLog's logger), and 500 to every request to a
 // rewritten path when the options name an unknown parser; each in the
-// error shape of the request's API (rewrite.ErrorBody).
+// error shape of the request's API (rewrite.ErrorBody), and all but the
+// 502 with x-should-retry: false, since the same request would fail again.
 func NewHandler(upstream *url.URL, opts ...Option) http.Handler {
 	cfg, err := rewrite.NewConfig(opts...)
 	h := &handler{cfg: cfg, err: err}
@@ -187,13 +226,11 @@ func NewHandler(upstream *url.URL, opts ...Option) http.Handler {
 		},
 		ErrorHandler: h.upstreamError,
 	}
-	var s settings.Settings
-	for _, o := range opts {
-		if o != nil {
-			o(&s)
-		}
-	}
+	s := applyOptions(opts)
 	h.proxy.ErrorLog = s.ErrorLog
+	if rt, ok := s.UpstreamTransport.(http.RoundTripper); ok {
+		h.proxy.Transport = rt
+	}
 	return h
 }
 
@@ -219,7 +256,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if h.err != nil {
 		h.logf("%s %s: %v", r.Method, r.URL.Path, h.err)
-		writeError(w, r, http.StatusInternalServerError, "gateway: "+h.err.Error())
+		refuse(w, r, http.StatusInternalServerError, "gateway: "+h.err.Error())
 		return
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxRequestBytes))
@@ -229,7 +266,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if errors.As(err, &tooLarge) {
 			status = http.StatusRequestEntityTooLarge
 		}
-		writeError(w, r, status, "reading the request: "+err.Error())
+		refuse(w, r, status, "reading the request: "+err.Error())
 		return
 	}
 	rw, err := h.cfg.New(r.URL.Path)
@@ -237,7 +274,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		body, err = rw.Request(body)
 	}
 	if err != nil {
-		writeError(w, r, http.StatusBadRequest, err.Error())
+		refuse(w, r, http.StatusBadRequest, err.Error())
 		return
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
@@ -269,4 +306,14 @@ func writeError(w http.ResponseWriter, r *http.Request, status int, message stri
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	w.Write(rewrite.ErrorBody(r.URL.Path, status, message))
+}
+
+// refuse writes an error for a request the Handler does not send upstream,
+// which the same request would meet again: as writeError, with
+// x-should-retry: false.
+func refuse(w http.ResponseWriter, r *http.Request, status int, message string) {
+	body := rewrite.ErrorBody(r.URL.Path, status, message)
+	setRefusalHeader(w.Header(), len(body))
+	w.WriteHeader(status)
+	w.Write(body)
 }

@@ -2,6 +2,7 @@ package openai
 
 import (
 	"log"
+	"net/http"
 
 	"github.com/reasoning-go/reasoning"
 	"github.com/reasoning-go/reasoning/openai/internal/settings"
@@ -35,11 +36,28 @@ func WithField(f Field) Option { return rewrite.WithField(f) }
 func WithHistory(h History) Option { return rewrite.WithHistory(h) }
 
 // WithErrorLog sets where the Handler logs the errors of upstream requests
-// it answers with 502; the default is the log package's standard logger.
-// The Transport and a rewrite.Rewriter ignore it.
+// it answers with 502, and the options' error; the default is the log
+// package's standard logger. The Transport and a rewrite.Rewriter ignore
+// it.
 func WithErrorLog(l *log.Logger) Option {
-	return func(s *settings.Settings) { s.ErrorLog = l }
+	return newOption(func(s *settings.Settings) { s.ErrorLog = l })
 }
+
+// WithUpstreamTransport sets the http.RoundTripper through which the
+// Handler calls upstream, for its timeouts, TLS configuration and
+// connection pool; the default (nil) is http.DefaultTransport. The
+// Transport, which wraps the one it is given, and a rewrite.Rewriter
+// ignore it.
+func WithUpstreamTransport(rt http.RoundTripper) Option {
+	return newOption(func(s *settings.Settings) { s.UpstreamTransport = rt })
+}
+
+// newOption and applyOptions build and apply the options of this package
+// alone, through the hooks package rewrite sets.
+var (
+	newOption    = settings.NewOption.(func(func(*settings.Settings)) rewrite.Option)
+	applyOptions = settings.Apply.(func([]rewrite.Option) settings.Settings)
+)
 
 // Field is rewrite.Field: the chat completion field or fields that carry
 // reasoning.

@@ -7,8 +7,11 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 
+	"github.com/anthropics/anthropic-sdk-go/v2"
+	anthropicoption "github.com/anthropics/anthropic-sdk-go/v2/option"
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	goopenai "github.com/sashabaranov/go-openai"
@@ -213,7 +216,7 @@ func TestTransportGoOpenAI(t *testing.T) {
 }
 
 // TestTransportErrors: upstream's errors reach the SDKs with their status
-// and headers; a request the parser rejects fails before it is sent.
+// and headers.
 func TestTransportErrors(t *testing.T) {
 	const body = `{"error":{"message":"slow down","type":"rate_limit","param":null,"code":"429"}}`
 	up := newUpstream(t, func(w http.ResponseWriter, r *http.Request) {
@@ -245,17 +248,77 @@ func TestTransportErrors(t *testing.T) {
 	var goErr *goopenai.APIError
 	require.ErrorAs(t, err, &goErr)
 	assert.Equal(t, http.StatusTooManyRequests, goErr.HTTPStatusCode)
+}
 
-	before := up.requests()
-	_, err = client.Chat.Completions.New(context.Background(), openai.ChatCompletionNewParams{
-		Model: "IFM/K2-Horizon-36B", ReasoningEffort: "none", Messages: params.Messages,
+// countingTransport counts the round trips it passes on.
+type countingTransport struct {
+	next http.RoundTripper
+	n    atomic.Int32
+}
+
+func (c *countingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	c.n.Add(1)
+	return c.next.RoundTrip(req)
+}
+
+// TestTransportRefusals: a request the Transport refuses (thinking
+// controls the parser rejects: 400; options naming an unknown parser:
+// 500) reaches openai-go and anthropic-sdk-go, with their default retries,
+// as their API error with that status after one attempt, and never
+// reaches upstream; go-openai reads it as its API error too.
+func TestTransportRefusals(t *testing.T) {
+	up := newUpstream(t, func(w http.ResponseWriter, r *http.Request) {
+		t.Errorf("upstream got %s %s", r.Method, r.URL.Path)
 	})
-	require.ErrorIs(t, err, reasoning.ErrUnsupportedConfig)
-	assert.Equal(t, before, up.requests(), "never sent")
+	for _, c := range []struct {
+		name   string
+		opts   []Option
+		status int
+		says   string
+	}{
+		{"rejected controls", nil, http.StatusBadRequest, "reasoning_effort"},
+		{"unknown parser", []Option{WithParser("qwen-4")}, http.StatusInternalServerError, "qwen-4"},
+	} {
+		counter := &countingTransport{next: NewTransport(nil, c.opts...)}
+		httpClient := &http.Client{Transport: counter}
 
-	_, err = httpClient(WithParser("qwen-4")).Post(up.URL+"/v1/chat/completions", "application/json", strings.NewReader(`{}`))
-	require.ErrorIs(t, err, reasoning.ErrUnknownParser)
-	assert.Equal(t, before, up.requests(), "never sent")
+		client := openai.NewClient(option.WithBaseURL(up.URL+"/v1"), option.WithAPIKey("none"), option.WithHTTPClient(httpClient))
+		_, err := client.Chat.Completions.New(context.Background(), openai.ChatCompletionNewParams{
+			Model: "IFM/K2-Horizon-36B", ReasoningEffort: "none",
+			Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("Hi")},
+		})
+		var apiErr *openai.Error
+		require.ErrorAs(t, err, &apiErr, c.name)
+		assert.Equal(t, c.status, apiErr.StatusCode, c.name)
+		assert.Contains(t, apiErr.Message, c.says, c.name)
+		assert.Equal(t, "false", apiErr.Response.Header.Get("X-Should-Retry"), c.name)
+		assert.EqualValues(t, 1, counter.n.Swap(0), "%s: openai-go's attempts", c.name)
+
+		anthropicClient := anthropic.NewClient(anthropicoption.WithBaseURL(up.URL), anthropicoption.WithAPIKey("none"),
+			anthropicoption.WithHTTPClient(httpClient))
+		params := messagesParams
+		params.Model = "IFM/K2-Horizon-36B"
+		params.Thinking = anthropic.ThinkingConfigParamUnion{}
+		params.OutputConfig = anthropic.OutputConfigParam{Effort: "none"}
+		_, err = anthropicClient.Messages.New(context.Background(), params)
+		var anthropicErr *anthropic.Error
+		require.ErrorAs(t, err, &anthropicErr, c.name)
+		assert.Equal(t, c.status, anthropicErr.StatusCode, c.name)
+		assert.Contains(t, anthropicErr.Error(), c.says, c.name)
+		assert.EqualValues(t, 1, counter.n.Swap(0), "%s: anthropic-sdk-go's attempts", c.name)
+
+		cfg := goopenai.DefaultConfig("none")
+		cfg.BaseURL = up.URL + "/v1"
+		cfg.HTTPClient = httpClient
+		_, err = goopenai.NewClientWithConfig(cfg).CreateChatCompletion(context.Background(), goopenai.ChatCompletionRequest{
+			Model: "IFM/K2-Horizon-36B", ReasoningEffort: "none", Messages: []goopenai.ChatCompletionMessage{{Role: "user", Content: "Hi"}},
+		})
+		var goErr *goopenai.APIError
+		require.ErrorAs(t, err, &goErr, c.name)
+		assert.Equal(t, c.status, goErr.HTTPStatusCode, c.name)
+		assert.EqualValues(t, 1, counter.n.Swap(0), "%s: go-openai's attempts", c.name)
+	}
+	assert.Zero(t, up.requests(), "never sent")
 }
 
 // TestTransportLeavesTheRequestAlone: a RoundTripper must not modify the

@@ -85,7 +85,7 @@ func parseArgs(args []string, stdout io.Writer) (*url.URL, string, []openai.Opti
 	fs := flag.NewFlagSet("gateway", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	listen := fs.String("listen", "127.0.0.1:8080", "`address` to serve on")
-	upstream := fs.String("upstream", "", "upstream server's root `URL`, without /v1, such as http://127.0.0.1:8000 (required)")
+	upstream := fs.String("upstream", "", "upstream server's root `URL`, without /v1, such as http://127.0.0.1:8000 (required;\none that ends in /v1 is refused: clients' paths start with /v1)")
 	name := fs.String("parser", "", "reasoning parser `name` for every request, as vLLM's --reasoning-parser;\ndefault: chosen by each request's model, and a model no parser serves is not split")
 	field := openai.FieldBoth
 	fs.TextVar(&field, "field", openai.FieldBoth, "message `field` reasoning is written to: both, reasoning (vLLM 0.16+, Ollama)\nor reasoning_content (DeepSeek API, go-openai, LiteLLM)")
@@ -111,6 +111,13 @@ func parseArgs(args []string, stdout io.Writer) (*url.URL, string, []openai.Opti
 	u, err := url.Parse(*upstream)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, "", nil, fmt.Errorf("-upstream %q: want an http or https URL", *upstream)
+	}
+	if root, ok := strings.CutSuffix(strings.TrimSuffix(u.Path, "/"), "/v1"); ok {
+		// Clients' paths start with /v1 already: upstream would get /v1/v1/... and answer 404.
+		fixed := *u
+		fixed.Path, fixed.RawPath = root, ""
+		return nil, "", nil, fmt.Errorf("-upstream %q: give the server's root URL, without /v1 (-upstream %s): clients' paths start with /v1",
+			*upstream, &fixed)
 	}
 	defaults := reasoning.ThinkingDefaults{Mode: mode}
 	opts := []openai.Option{openai.WithField(field), openai.WithHistory(history)}

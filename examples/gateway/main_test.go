@@ -23,6 +23,8 @@ func TestParseArgsErrors(t *testing.T) {
 	}{
 		{nil, "usage: gateway"},
 		{[]string{"-upstream", "127.0.0.1:8000"}, "want an http or https URL"},
+		{[]string{"-upstream", "http://127.0.0.1:8000/v1"}, `without /v1 (-upstream http://127.0.0.1:8000)`},
+		{[]string{"-upstream", "https://llm.example/openai/v1/"}, `without /v1 (-upstream https://llm.example/openai)`},
 		{[]string{"-upstream", "http://x", "-field", "thoughts"}, `want both, reasoning or reasoning_content`},
 		{[]string{"-upstream", "http://x", "-history", "forget"}, `want drop, render or keep`},
 		{[]string{"-upstream", "http://x", "-default-thinking", "sometimes"}, "want enabled, disabled or auto"},

@@ -18,10 +18,20 @@ func FuzzStream(f *testing.F) {
 	chat := func(text string) string {
 		return "data: " + fake.Chunk(fake.Delta(0, text, "")) + "\n\n"
 	}
-	f.Add(chat("<think>a</th")+chat("ink>b")+"data: [DONE]\n\n", []byte{3, 7}, byte(0))
-	f.Add(": ping\r\nid: 4\r\n"+strings.Replace(chat("<think>a"), "\n\n", "\r\n\r\n", 1)+"retry: 9\n\n", []byte{1}, byte(1))
-	f.Add("data: {\"choices\":\ndata: [{\"index\":0,\"delta\":{\"content\":\"<think>a</think>b\"}}]}\n\n", []byte{5}, byte(0))
-	f.Add("event: x\ndata\ndata:"+fake.Chunk(fake.Delta(0, "r</think>c", ""))+"\nevent\n\n", []byte{2, 2}, byte(2))
+	f.Add(chat("<think>a</th")+chat("ink>b")+"data: [DONE]\n\n", []byte{3, 7}, byte(0), byte(0))
+	f.Add(": ping\r\nid: 4\r\n"+strings.Replace(chat("<think>a"), "\n\n", "\r\n\r\n", 1)+"retry: 9\n\n", []byte{1}, byte(1), byte(0))
+	f.Add("data: {\"choices\":\ndata: [{\"index\":0,\"delta\":{\"content\":\"<think>a</think>b\"}}]}\n\n", []byte{5}, byte(0), byte(0))
+	f.Add("event: x\ndata\ndata:"+fake.Chunk(fake.Delta(0, "r</think>c", ""))+"\nevent\n\n", []byte{2, 2}, byte(2), byte(0))
+	// Lone CRs, CRLF cut between its CR and LF (the cut after "event: x\r"
+	// and after the blank line's "\r"), a byte order mark:
+	f.Add("event: x\r"+strings.ReplaceAll(chat("<think>a</think>b"), "\n", "\r")+"data: [DONE]\r\r", []byte{9, 3}, byte(0), byte(0))
+	f.Add("event: x\r\n"+strings.ReplaceAll(chat("<th"), "\n", "\r\n"), []byte{8, 0, 200, 1, 0}, byte(1), byte(0))
+	f.Add(chat("<think>a")+chat("b</think>c"), []byte{0, 1, 2}, byte(1), byte(6))
+	f.Add(chat("x"), []byte{0, 0}, byte(2), byte(5))
+	// Read a byte at a time: the LF after "event: y\r" must not end the
+	// event, whose name would then go to the chunk added before it.
+	held := "event: x\n" + chat("<think>a</th") + "event: y\ndata: " + fake.Chunk(fake.Delta(0, "", "stop")) + "\n\n"
+	f.Add(held, bytes.Repeat([]byte{0}, len(held)+4), byte(1), byte(1))
 	var messages, responses strings.Builder
 	for _, e := range fake.MessagesStream {
 		messages.WriteString("event: " + e.Name + "\ndata: " + e.Data + "\n\n")
@@ -29,15 +39,22 @@ func FuzzStream(f *testing.F) {
 	for _, e := range fake.ResponsesStream(4) {
 		responses.WriteString("event: " + e.Name + "\ndata: " + e.Data + "\n\n")
 	}
-	f.Add(messages.String(), []byte{9, 1}, byte(3))
-	f.Add(responses.String(), []byte{30}, byte(4))
-	f.Fuzz(func(t *testing.T, raw string, cuts []byte, pick byte) {
-		// Stream ends lines at LF and CRLF; a lone CR, which no server
-		// sends, is out of scope. A stream that stops inside an event is
-		// TestStreamRewriterUnterminatedEnd's.
-		raw = strings.ReplaceAll(strings.ReplaceAll(raw, "\r\n", "\n"), "\r", "") + "\n\n"
-		if pick%2 == 1 {
-			raw = strings.ReplaceAll(raw, "\n", "\r\n")
+	f.Add(messages.String(), []byte{9, 1}, byte(3), byte(0))
+	f.Add(responses.String(), []byte{30}, byte(4), byte(2))
+	f.Fuzz(func(t *testing.T, raw string, cuts []byte, pick, form byte) {
+		// form: the line endings as they came (0), or all CRLF (1) or all
+		// a lone CR (2); 4 adds a byte order mark. A stream that stops
+		// inside an event is TestStreamRewriterUnterminatedEnd's: raw ends
+		// with a blank line.
+		switch form % 4 {
+		case 1:
+			raw = strings.ReplaceAll(strings.ReplaceAll(raw, "\r\n", "\n"), "\n", "\r\n")
+		case 2:
+			raw = strings.ReplaceAll(strings.ReplaceAll(raw, "\r\n", "\n"), "\n", "\r")
+		}
+		raw += "\n\n"
+		if form&4 != 0 {
+			raw = "\ufeff" + raw
 		}
 		path := []string{chatPath, chatPath, chatPath, messagesPath, responsesPath}[int(pick)%5]
 		parser := fuzzFamilies[int(pick)%len(fuzzFamilies)]
@@ -81,23 +98,27 @@ func FuzzStream(f *testing.F) {
 type sseEvent struct{ name, data []byte }
 
 // parseSSE parses a stream as the event stream format says a client
-// does, for a stream whose lines end in LF or CRLF: a blank line
-// dispatches the event, if it has data; a line that starts with a colon
-// is a comment; a field's value is what follows its first colon, less
-// one space; data lines are joined by LF. What follows the last blank
-// line is not dispatched.
+// does: one leading byte order mark is dropped; lines end in CRLF, LF or
+// a lone CR; a blank line dispatches the event, if it has data; a line
+// that starts with a colon is a comment; a field's value is what follows
+// its first colon, less one space; data lines are joined by LF. What
+// follows the last line ending is not dispatched.
 func parseSSE(t *testing.T, s string) []sseEvent {
 	t.Helper()
 	var events []sseEvent
 	var name, data []byte
 	hasData := false
+	s = strings.TrimPrefix(s, "\ufeff")
 	for {
-		line, rest, ok := strings.Cut(s, "\n")
-		if !ok {
+		end := strings.IndexAny(s, "\r\n")
+		if end < 0 {
 			return events
 		}
-		s = rest
-		line = strings.TrimSuffix(line, "\r")
+		line := s[:end]
+		if strings.HasPrefix(s[end:], "\r\n") {
+			end++
+		}
+		s = s[end+1:]
 		if line == "" {
 			if hasData {
 				events = append(events, sseEvent{name, data})

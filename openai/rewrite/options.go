@@ -8,21 +8,40 @@ import (
 )
 
 // An Option configures a Rewriter (through New or NewConfig), and package
-// openai's Transport and Handler, which take the same options.
-type Option func(*settings.Settings)
+// openai's Transport and Handler, which take the same options. Its zero
+// value sets nothing.
+type Option struct {
+	set func(*settings.Settings)
+}
+
+func init() {
+	settings.NewOption = func(set func(*settings.Settings)) Option { return Option{set} }
+	settings.Apply = apply
+}
+
+// apply returns what opts set.
+func apply(opts []Option) settings.Settings {
+	var s settings.Settings
+	for _, o := range opts {
+		if o.set != nil {
+			o.set(&s)
+		}
+	}
+	return s
+}
 
 // WithParser names the parser for every request (a canonical name or an
 // alias). Without it, each request's model picks one through the
 // registry's ForModel, and a model it does not know has its response only
 // normalised (WithField), never split.
-func WithParser(name string) Option { return func(s *settings.Settings) { s.Parser = name } }
+func WithParser(name string) Option { return Option{func(s *settings.Settings) { s.Parser = name }} }
 
 // WithRegistry sets the registry parsers are looked up in, by name and by
 // model, and whose thinking switches ResolveThinking writes; the default is
 // reasoning.Default, where this package's import of the parsers package
 // registers every family.
 func WithRegistry(r *reasoning.Registry) Option {
-	return func(s *settings.Settings) { s.Registry = r }
+	return Option{func(s *settings.Settings) { s.Registry = r }}
 }
 
 // WithThinkingDefaults sets the deployment's thinking defaults, which
@@ -30,17 +49,19 @@ func WithRegistry(r *reasoning.Registry) Option {
 // goes upstream as the request's chat_template_kwargs and builds its
 // parsers.
 func WithThinkingDefaults(d reasoning.ThinkingDefaults) Option {
-	return func(s *settings.Settings) { s.Defaults = d }
+	return Option{func(s *settings.Settings) { s.Defaults = d }}
 }
 
 // WithField sets the field or fields of a chat completion that reasoning
 // is written to; the default is FieldBoth. Messages and the Responses API
 // have one place for reasoning each, and ignore it.
-func WithField(f Field) Option { return func(s *settings.Settings) { s.Field = uint8(f) } }
+func WithField(f Field) Option { return Option{func(s *settings.Settings) { s.Field = uint8(f) }} }
 
 // WithHistory sets what happens to the reasoning of earlier assistant
 // turns in a request whose response is split; the default is HistoryDrop.
-func WithHistory(h History) Option { return func(s *settings.Settings) { s.History = uint8(h) } }
+func WithHistory(h History) Option {
+	return Option{func(s *settings.Settings) { s.History = uint8(h) }}
+}
 
 // A Config is a set of options, checked once, that makes a Rewriter per
 // request: a gateway builds one when it starts and calls New for each
@@ -58,12 +79,7 @@ type Config struct {
 // deployment defaults that the parser rejects (wrapping
 // reasoning.ErrUnsupportedConfig).
 func NewConfig(opts ...Option) (*Config, error) {
-	var s settings.Settings
-	for _, o := range opts {
-		if o != nil {
-			o(&s)
-		}
-	}
+	s := apply(opts)
 	c := &Config{registry: s.Registry, parser: s.Parser, defaults: s.Defaults, field: Field(s.Field), history: History(s.History)}
 	if c.registry == nil {
 		c.registry = reasoning.Default

@@ -306,6 +306,8 @@ func (r *Rewriter) End() []Event {
 // client should read it: each event rewritten by Event as soon as its
 // blank line arrives, every byte the Rewriter does not change (comments,
 // id lines, line endings) as it came, and End's events at the end of src.
+// Lines end as the event stream format allows, in CRLF, LF or a lone CR,
+// and a leading byte order mark is dropped, as clients drop it.
 // A read returns what one event produced, so a caller that forwards each
 // read forwards each event without delay. Close closes src when it is an
 // io.Closer. An event longer than 64 MiB ends the stream with an error.

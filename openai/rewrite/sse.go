@@ -29,6 +29,14 @@ type sseStream struct {
 	data  []byte       // the data of an event with several data lines, joined
 	out   bytes.Buffer // bytes not yet returned by Read
 	err   error        // returned by Read once out is empty
+
+	readErr error // what reading src returned: Read's error once br is empty
+	started bool  // the stream's first bytes were checked for a byte order mark
+	// The last line ended in a CR that was the last byte read so far: an
+	// LF that comes next is the rest of its CRLF, not an empty line.
+	// outCR: the event it ended was written, and its bytes ended in that
+	// CR, so the LF follows it.
+	pendingCR, outCR bool
 }
 
 // An sseLine is one line of the current event: raw[start:end] without its
@@ -89,8 +97,11 @@ func (s *sseStream) step() {
 	if err == io.EOF {
 		terminator := ""
 		if n := len(s.lines); n > 0 {
-			terminator = "\n"
-			if last := s.lines[n-1]; last.end == last.next {
+			// A blank line that ends the last event, in its own line
+			// ending (a lone CR would join an LF after it).
+			last := s.lines[n-1]
+			terminator = lineEnding(s.raw[last.end:last.next])
+			if last.end == last.next {
 				terminator = "\n\n"
 			}
 		}
@@ -104,24 +115,109 @@ func (s *sseStream) step() {
 	s.err = err
 }
 
-// readLine returns the next line with its end, or what is left at the end
-// of the stream. The result is valid until the next call.
+// readLine returns the next line with its ending, LF, CRLF or a lone CR,
+// as the event stream format has them, or what is left at the end of the
+// stream. The result is valid until the next call. A leading byte order
+// mark is dropped, as clients drop it. A CR that is the last byte read so
+// far ends its line at once, so that an event whose blank line is a lone
+// CR is not held until more bytes come; an LF read next is then the rest
+// of a CRLF, and goes where the CR went (lateLF).
 func (s *sseStream) readLine() ([]byte, error) {
-	s.long = s.long[:0]
-	for {
-		frag, err := s.br.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
-			if len(s.long)+len(frag) > maxEventBytes {
-				return nil, errEventTooLong
+	if !s.started {
+		s.started = true
+		if b, _ := s.peek(1); len(b) == 1 && b[0] == bom[0] {
+			if b, _ := s.peek(len(bom)); string(b) == bom {
+				s.br.Discard(len(bom))
 			}
-			s.long = append(s.long, frag...)
-			continue
 		}
-		if len(s.long) == 0 {
-			return frag, err
+	}
+	if s.pendingCR {
+		s.pendingCR = false
+		if b, _ := s.peek(1); len(b) == 1 && b[0] == '\n' {
+			s.br.Discard(1)
+			s.lateLF()
 		}
-		s.long = append(s.long, frag...)
-		return s.long, err
+	}
+	s.long = s.long[:0]
+	scanned := 0 // bytes of buf known to hold no line ending
+	for {
+		buf, _ := s.br.Peek(s.br.Buffered())
+		n, ended := lineLen(buf[scanned:])
+		n += scanned
+		if !ended {
+			if s.readErr == nil && len(buf) < s.br.Size() {
+				scanned = len(buf)
+				s.peek(len(buf) + 1) // wait for more; an error is kept
+				continue
+			}
+			if len(buf) == 0 {
+				return s.long, s.readErr
+			}
+		}
+		if len(s.long)+n > maxEventBytes {
+			return nil, errEventTooLong
+		}
+		s.pendingCR = ended && n == len(buf) && buf[n-1] == '\r'
+		line := buf[:n]
+		if len(s.long) > 0 || !ended {
+			// A line longer than br's buffer, or the end of the stream.
+			s.long = append(s.long, line...)
+			line = s.long
+		}
+		s.br.Discard(n)
+		scanned = 0
+		if ended {
+			return line, nil
+		}
+	}
+}
+
+const bom = "\ufeff"
+
+// peek is br.Peek, but a read error, which bufio returns once, is
+// returned by every later call too, once the bytes before it are taken.
+func (s *sseStream) peek(n int) ([]byte, error) {
+	if s.readErr != nil {
+		b, _ := s.br.Peek(min(n, s.br.Buffered()))
+		return b, s.readErr
+	}
+	b, err := s.br.Peek(n)
+	s.readErr = err
+	return b, err
+}
+
+// lineLen returns the length of the line buf starts with, its ending
+// included, and whether it ends in buf; len(buf) and false when it does
+// not.
+func lineLen(buf []byte) (int, bool) {
+	lf := bytes.IndexByte(buf, '\n')
+	before := buf
+	if lf >= 0 {
+		before = buf[:lf]
+	}
+	if cr := bytes.IndexByte(before, '\r'); cr >= 0 {
+		if cr+1 == lf {
+			return lf + 1, true // CRLF
+		}
+		return cr + 1, true // a lone CR, or one the next read may follow with LF
+	}
+	if lf >= 0 {
+		return lf + 1, true
+	}
+	return len(buf), false
+}
+
+// lateLF places an LF read after a line that ended in the last byte then
+// read, a CR: on that line's ending when its event is still open, else
+// after the event's bytes when they ended in that CR.
+func (s *sseStream) lateLF() {
+	if n := len(s.lines); n > 0 {
+		s.raw = append(s.raw, '\n')
+		s.lines[n-1].next++
+		return
+	}
+	if s.outCR {
+		s.out.WriteByte('\n')
 	}
 }
 
@@ -129,7 +225,7 @@ func (s *sseStream) readLine() ([]byte, error) {
 func (s *sseStream) addLine(line []byte) {
 	start := len(s.raw)
 	s.raw = append(s.raw, line...)
-	text := bytes.TrimRight(line, "\r\n")
+	text := bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r"))
 	l := sseLine{start: start, end: start + len(text), next: len(s.raw)}
 	switch {
 	case bytes.HasPrefix(text, []byte("data:")) || string(text) == "data":
@@ -152,7 +248,11 @@ func (s *sseStream) value(l sseLine) []byte {
 // event without data (a comment, a lone blank line) goes out as it came,
 // and so do the other lines of an event the Rewriter drops.
 func (s *sseStream) dispatch() {
-	defer func() { s.raw, s.lines = s.raw[:0], s.lines[:0] }()
+	defer func() {
+		s.raw, s.lines = s.raw[:0], s.lines[:0]
+		b := s.out.Bytes()
+		s.outCR = len(b) > 0 && b[len(b)-1] == '\r'
+	}()
 	var e Event
 	datas := 0
 	for _, l := range s.lines {

@@ -201,3 +201,44 @@ func TestStreamKeepsTheOtherLinesOfADroppedEvent(t *testing.T) {
 		"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"thinking\",\"thinking\":\"\",\"signature\":\"\"}}\n\n"+
 		"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"thinking_delta\",\"thinking\":\"a\"}}\n\n", string(got))
 }
+
+// TestStreamLineEndings: lines end in LF, CRLF or a lone CR, as the event
+// stream format allows, and a leading byte order mark is dropped, whatever
+// the reads: here one byte each, so that every CRLF is cut between its CR
+// and its LF, whose LF must not read as a blank line (it would end the
+// event early, and its event line would name the chunk added before the
+// next).
+func TestStreamLineEndings(t *testing.T) {
+	const (
+		held   = `{"choices":[{"index":0,"delta":{"content":"<think>a</th"}}]}`
+		split  = `{"choices":[{"index":0,"delta":{"reasoning":"a"}}]}`
+		finish = `{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`
+		added  = `{"choices":[{"index":0,"delta":{"reasoning":"</th"},"finish_reason":null}]}`
+	)
+	for _, c := range []struct{ name, in, want string }{
+		{"CRLF",
+			"event: x\r\ndata: " + held + "\r\n\r\n: c\r\n\r\nevent: y\r\ndata: " + finish + "\r\n\r\n",
+			"event: x\r\ndata: " + split + "\r\n\r\n: c\r\n\r\ndata: " + added + "\n\nevent: y\r\ndata: " + finish + "\r\n\r\n"},
+		{"CR",
+			"event: x\rdata: " + held + "\r\r: c\r\revent: y\rdata: " + finish + "\r\r",
+			"event: x\rdata: " + split + "\r\r: c\r\rdata: " + added + "\n\nevent: y\rdata: " + finish + "\r\r"},
+		{"mixed",
+			"data: " + held + "\r\n\revent: y\ndata: " + finish + "\n\r\n",
+			"data: " + split + "\r\n\rdata: " + added + "\n\nevent: y\ndata: " + finish + "\n\r\n"},
+		{"byte order mark",
+			"\ufeffdata: " + held + "\r\r",
+			"data: " + split + "\r\rdata: " + added + "\n\n"},
+		{"ends in a lone CR",
+			"data: " + held + "\r",
+			"data: " + split + "\r\rdata: " + added + "\n\n"},
+		{"a CR inside a line ends it",
+			": c\rdata: " + held + "\n\n",
+			": c\rdata: " + split + "\n\ndata: " + added + "\n\n"},
+	} {
+		rw, err := New(chatPath, WithParser("qwen3"), WithField(FieldReasoning))
+		require.NoError(t, err)
+		got, err := io.ReadAll(rw.Stream(iotest.OneByteReader(strings.NewReader(c.in))))
+		require.NoError(t, err)
+		assert.Equal(t, c.want, string(got), c.name)
+	}
+}

@@ -16,4 +16,19 @@ type Settings struct {
 	Field    uint8                      // a rewrite.Field
 	History  uint8                      // a rewrite.History
 	ErrorLog *log.Logger                // package openai's Handler: where it logs; nil for the log package's
+
+	// UpstreamTransport is package openai's Handler's http.RoundTripper to
+	// upstream, nil for http.DefaultTransport: any, so that package
+	// rewrite, which imports this package, does not link net/http.
+	UpstreamTransport any
 }
+
+// Package rewrite sets these when it is initialised, for package openai,
+// which takes rewrite.Option values but can neither build nor apply them:
+// rewrite.Option keeps its function unexported, so that go doc shows an
+// opaque type rather than this package's. Each holds a func of the type in
+// its comment; package openai asserts it.
+var (
+	NewOption any // func(set func(*Settings)) rewrite.Option
+	Apply     any // func(opts []rewrite.Option) Settings
+)
