@@ -16,6 +16,9 @@ test:
 	@unformatted="$$(gofmt -l .)"; if [ -n "$$unformatted" ]; then echo "gofmt would change:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) run ./internal/gendocs -check
+	@# bench/peers requires this module through a replace: a change to go.mod
+	@# here must be tidied there too (cd bench/peers && go mod tidy).
+	cd bench/peers && $(GO) mod tidy -diff
 	$(GO) test ./...
 	$(GO) test -tags reasoning_work -run '^TestLongOutput$$' ./parsers/
 	$(GO) test -race -short ./...
