@@ -64,23 +64,10 @@ bench:
 	if grep -q '^BenchmarkTable/' $$out; then echo; $(GO) run ./internal/benchtable <$$out || status=1; fi; \
 	rm -f $$out $$out.failed; exit $$status
 
-# A run of FUZZTIME for every fuzz target of every package (go test -fuzz
-# takes one target at a time). A target whose run ends in the fuzzer's own
-# "context deadline exceeded" at shutdown, with no failing input, runs once
-# more: on a loaded machine that is a timing flake of go test, not a finding.
+# A run of FUZZTIME for every fuzz target of every package; scripts/fuzz.sh
+# says how it tells go test's shutdown race from a finding.
 fuzz:
-	@set -e; for pkg in $$($(GO) list ./...); do \
-		for target in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
-			echo "fuzz $$pkg $$target"; \
-			log=$$(mktemp); \
-			$(GO) test -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) $$pkg >$$log 2>&1 || \
-			{ grep -q 'context deadline exceeded' $$log && ! grep -q 'Failing input' $$log && \
-			  echo "  (the fuzzer's shutdown timed out, not a finding: once more)" && \
-			  $(GO) test -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) $$pkg >$$log 2>&1; } || \
-			{ cat $$log; rm -f $$log; exit 1; }; \
-			grep execs $$log | tail -n 1; rm -f $$log; \
-		done; \
-	done
+	GO='$(GO)' FUZZTIME='$(FUZZTIME)' scripts/fuzz.sh
 
 # The README's table of names and package parsers' name list, from each
 # name's reasoning.Info (parsers/register.go); make test checks them.
