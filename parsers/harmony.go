@@ -394,17 +394,35 @@ func buildHarmony(tok tokenizer.Tokenizer, cfg reasoning.Config, rawTools bool) 
 	return newShell(&harmonySpec, tok, cfg, harmonyStartOf(cfg, tok, rawTools))
 }
 
-// endFromIDs answers the end check by looking back from the end of ids,
-// when the control tokens it looks for are single tokens: a final message
-// has begun when the last header in ids is a "final" one without a
-// recipient and its <|message|> has come. A <|start|> after it (a new
-// message, the next turn) means not.
-func (g *harmonyGrammar) endFromIDs(tok tokenizer.Tokenizer, single, ids []int) (ended, ok bool) {
-	if single[hmStart] < 0 || single[hmChannel] < 0 || single[hmMessage] < 0 {
-		return false, false
+// idRules gives Harmony's end check its look-back, when the control
+// tokens it looks for are single tokens (see harmonyLookBack); else the IDs are
+// walked.
+func (g *harmonyGrammar) idRules(s *shell) idRules {
+	if s.single[hmStart] < 0 || s.single[hmChannel] < 0 || s.single[hmMessage] < 0 {
+		return nil
 	}
-	c, found := lastChannel(single, ids)
-	return found && finalBegins(tok, single, ids, c), true
+	return harmonyLookBack{walkRules{s}}
+}
+
+// harmonyLookBack are Harmony's ID rules: the end check looks back from the end
+// of the IDs, the rest walks them. A final message has begun when the last
+// header in ids is a "final" one without a recipient and its <|message|>
+// has come. A <|start|> after it (a new message, the next turn) means not.
+type harmonyLookBack struct{ walkRules }
+
+func (h harmonyLookBack) ended(ids []int) bool {
+	c, found := lastChannel(h.s.single, ids)
+	return found && finalBegins(h.s.tok, h.s.single, ids, c)
+}
+
+// endAfter looks back again, unless the IDs after from keep the answer
+// (see shell.keeps).
+func (h harmonyLookBack) endAfter(m *endMemo, ids []int, from int, v int8, known bool) int8 {
+	if h.s.keeps(ids, from, known) {
+		m.fillValue(len(ids), v)
+		return v
+	}
+	return int8(bit(h.ended(ids)))
 }
 
 // controlOf reports whether id is one of the single-token control markers.
