@@ -425,16 +425,6 @@ func (h harmonyLookBack) endAfter(m *endMemo, ids []int, from int, v int8, known
 	return int8(bit(h.ended(ids)))
 }
 
-// controlOf reports whether id is one of the single-token control markers.
-func controlOf(single []int, id int) bool {
-	for _, s := range single {
-		if s == id && s >= 0 {
-			return true
-		}
-	}
-	return false
-}
-
 // lastChannel finds the last <|channel|> of ids that no later <|start|>
 // follows.
 func lastChannel(single, ids []int) (int, bool) {
@@ -462,7 +452,7 @@ func finalBegins(tok tokenizer.Tokenizer, single, ids []int, c int) bool {
 			from--
 			break
 		}
-		if controlOf(single, id) && id != single[hmChannel] && id != single[hmConstrain] {
+		if isMarkerID(single, id) && id != single[hmChannel] && id != single[hmConstrain] {
 			break
 		}
 		from--
@@ -478,7 +468,7 @@ func finalBegins(tok tokenizer.Tokenizer, single, ids []int, c int) bool {
 			return h.channel == "final" && h.recipient == ""
 		case single[hmConstrain]:
 		default:
-			if controlOf(single, ids[i]) {
+			if isMarkerID(single, ids[i]) {
 				return false
 			}
 		}

@@ -194,22 +194,26 @@ func (d *driver) sync() {
 
 // replay runs g over the prompt from the last of the anchor markers in it
 // (see promptFrom), with text alone, and reports whether there was one.
-// What the scanner holds at the end is text: a marker cut in two by the end
-// of the prompt is not joined with the output. The grammar is then where
-// the prompt leaves it.
+// The grammar is then where the prompt leaves it (see runPrompt).
 func replay(g grammar, markers []string, anchors uint64, cfg reasoning.Config, tok tokenizer.Tokenizer) bool {
 	prompt, k, _ := promptFrom(cfg, tok, markers, nil, anchors, nil)
-	if k < 0 {
-		return false
+	if k >= 0 {
+		runPrompt(g, markers, prompt, acceptAll)
 	}
+	return k >= 0
+}
+
+// runPrompt runs g over prompt, where accept says whether a marker found
+// counts (see promptFrom). What the scanner holds at the end is text: a
+// marker cut in two by the end of the prompt is not joined with the
+// output.
+func runPrompt(g grammar, markers []string, prompt string, accept func(k, at int) bool) {
 	var d driver
 	d.reset(g, markers)
-	d.feed(prompt, acceptAll, discard)
+	d.feed(prompt, accept, discard)
 	if held := d.sc.Flush(); held != "" {
 		d.text(held, discard)
-		d.sync()
 	}
-	return true
 }
 
 // lastMarker returns the last of the markers in mask that text holds, and
@@ -281,11 +285,7 @@ func lastInPrompt(cfg reasoning.Config, tok tokenizer.Tokenizer, markers []strin
 	for n := 64; ; n *= 2 {
 		from := max(0, len(ids)-n)
 		t := &tokenText{tok: tok, ids: ids[from:]}
-		var b strings.Builder
-		for i := range t.ids {
-			b.WriteString(t.feed(i))
-		}
-		tail := b.String()
+		tail := t.all()
 		// A marker found in the tail is the prompt's last: any later one
 		// is in the tail too. One cut by the tail's start begins earlier.
 		k, at := -1, -1
@@ -691,13 +691,19 @@ func (s *shell) walkOn(ids []int) bool {
 // boundary.
 func (s *shell) holdsMarker(ids []int) bool {
 	for _, id := range ids {
-		if s.boundary(id) {
+		if s.boundary(id) || isMarkerID(s.single, id) {
 			return true
 		}
-		for _, one := range s.single {
-			if one == id && one >= 0 {
-				return true
-			}
+	}
+	return false
+}
+
+// isMarkerID reports whether id is the ID of a marker that is one token
+// (single[k]: marker k's ID, or -1).
+func isMarkerID(single []int, id int) bool {
+	for _, one := range single {
+		if one == id && one >= 0 {
+			return true
 		}
 	}
 	return false
@@ -1080,6 +1086,15 @@ func (t *tokenText) feed(i int) string {
 	}
 	t.start = append(t.start, t.start[len(t.start)-1]+len(s))
 	return s
+}
+
+// all decodes every token and returns the text.
+func (t *tokenText) all() string {
+	var b strings.Builder
+	for i := range t.ids {
+		b.WriteString(t.feed(i))
+	}
+	return b.String()
 }
 
 // isToken reports whether the bytes [a, b) are the whole text of one token,

@@ -446,8 +446,8 @@ func (r *templateRules) ended(ids []int) bool {
 	if r.tmpl.repeats {
 		return false
 	}
-	text, _ := decodeEach(r.s.tok, ids)
-	s := r.start
+	t := tokenText{tok: r.s.tok, ids: ids}
+	text, s := t.all(), r.start
 	if end, ok := r.tmpl.anchor.after(text); ok {
 		text, s = text[end:], r.f.defaultStart()
 	}
@@ -537,10 +537,10 @@ func (w *templateWalk) feed(tok tokenizer.Tokenizer, ids []int) {
 // after the last start anchor in ids (the response's start when there is
 // none), as the text split gives them.
 func (r *templateRules) contentIDs(ids []int) []int {
-	s := r.start
-	text, starts := decodeEach(r.s.tok, ids)
+	t := tokenText{tok: r.s.tok, ids: ids}
+	text, s := t.all(), r.start
 	if end, ok := r.tmpl.anchor.after(text); ok {
-		i, _ := slices.BinarySearch(starts, end) // the first token that starts at or after the anchor's end
+		i, _ := slices.BinarySearch(t.start[:len(ids)], end) // the first token that starts at or after the anchor's end
 		ids, s = ids[min(i, len(ids)):], r.f.defaultStart()
 	}
 	content := []int{}
@@ -552,18 +552,6 @@ func (r *templateRules) contentIDs(ids []int) []int {
 		}
 	})
 	return content
-}
-
-// decodeEach decodes ids one by one and returns the text and where each
-// token's text starts in it.
-func decodeEach(tok tokenizer.Tokenizer, ids []int) (string, []int) {
-	var b strings.Builder
-	starts := make([]int, len(ids))
-	for i := range ids {
-		starts[i] = b.Len()
-		b.WriteString(tok.Decode(ids[i : i+1]))
-	}
-	return b.String(), starts
 }
 
 // gemma4ResponseTemplate is the response_template that Gemma 4's

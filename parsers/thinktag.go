@@ -791,13 +791,9 @@ func (f *tagFamily) fromPrompt(tok tokenizer.Tokenizer, cfg reasoning.Config, si
 	if f.kinds[k] == kindOpen {
 		s = tagState{phase: phaseContent}
 	}
-	var m machine
-	m.reset(f, s)
-	m.feed(text, accept, discard)
-	if held := m.sc.Flush(); held != "" { // a marker cut by the prompt's end is text
-		m.text(held, discard)
-	}
-	s = m.g.state
+	g := &tagGrammar{fam: f, state: s}
+	runPrompt(g, f.markers, text, accept)
+	s = g.state
 	s.begun, s.trimming, s.opened, s.gap, s.wrapped, s.leading = false, false, false, false, false, false
 	if s.phase == phaseReasoning {
 		s.labeling = f.label != "" && strings.TrimSpace(text[len(f.markers[k]):]) == ""
