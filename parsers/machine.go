@@ -410,10 +410,10 @@ type idRules interface {
 	// contentIDs returns the content IDs of the output's IDs, which the end
 	// check says have ended reasoning; the tokenizer is set.
 	contentIDs(ids []int) []int
-	// walk runs ids through g (a copy the walk may change), calls visit
-	// with the grammar, each token and every section its text falls in,
-	// in order, and returns the grammar at the end.
-	walk(ids []int, g grammar, visit func(g grammar, id int, ph phase)) grammar
+	// walk runs ids through g, a copy it leaves where the IDs end, and
+	// calls visit with each token and every section its text falls in, in
+	// order.
+	walk(ids []int, g grammar, visit func(id int, ph phase))
 }
 
 // newShell builds the parser of a response that starts where initial
@@ -598,7 +598,7 @@ func (s *shell) CountReasoningTokens(ids []int) int {
 		return 0
 	}
 	n := 0
-	s.rules.walk(s.output(ids), s.grammar(false), func(_ grammar, _ int, ph phase) {
+	s.rules.walk(s.output(ids), s.grammar(false), func(_ int, ph phase) {
 		if ph == phaseReasoning {
 			n++
 		}
@@ -610,7 +610,7 @@ func (s *shell) CountReasoningTokens(ids []int) int {
 // after g's last epoch began (see grammar.epoch): the content-ID rule.
 func (s *shell) contentAfter(ids []int, g grammar) []int {
 	content, epoch := []int{}, g.epoch()
-	g = s.rules.walk(ids, g, func(g grammar, id int, ph phase) {
+	s.rules.walk(ids, g, func(id int, ph phase) {
 		if e := g.epoch(); e != epoch {
 			content, epoch = content[:0], e
 		}
@@ -672,8 +672,8 @@ func (w walkRules) endAfter(m *endMemo, ids []int, from int, v int8, known bool)
 
 func (w walkRules) contentIDs(ids []int) []int { return w.s.contentAfter(ids, w.s.grammar(false)) }
 
-func (w walkRules) walk(ids []int, g grammar, visit func(g grammar, id int, ph phase)) grammar {
-	return w.s.credit(ids, g, visit)
+func (w walkRules) walk(ids []int, g grammar, visit func(id int, ph phase)) {
+	w.s.credit(ids, g, visit)
 }
 
 // walkOn feeds the memo's walk the IDs after the n it has read, and returns
@@ -739,19 +739,22 @@ func (s *shell) newTurn(d *driver, n int, out emitter) {
 }
 
 // credit is the token walk: it runs ids through g, as creditTokens does,
-// and calls visit with the grammar, each token and every section its text
-// falls in, in order (a token whose text falls in both is visited for
-// each). It returns the grammar at the end of the output.
-func (s *shell) credit(ids []int, g grammar, visit func(g grammar, id int, ph phase)) grammar {
-	w := &idWalk{s: s, d: &driver{}, ids: ids}
-	w.d.reset(g, s.spec.markers)
-	creditTokens(s.tok, ids, s.spec.markers, s.single, w, func(id int, ph phase) { visit(w.d.g, id, ph) })
-	return w.d.g
+// and calls visit with each token and every section its text falls in, in
+// order (a token whose text falls in both is visited for each). g is left
+// where the IDs end.
+func (s *shell) credit(ids []int, g grammar, visit func(id int, ph phase)) {
+	d := &driver{}
+	d.reset(g, s.spec.markers)
+	var m textMachine = d
+	if s.turn >= 0 {
+		m = &idWalk{s: s, d: d, ids: ids}
+	}
+	creditTokens(s.tok, ids, s.spec.markers, s.single, m, visit)
 }
 
-// idWalk is the textMachine creditTokens runs: a driver fed token by
-// token, which knows the token it is fed, so as to start a new turn at the
-// boundary.
+// idWalk is the textMachine credit runs for a grammar with a turn
+// boundary: a driver fed token by token, which knows the token it is fed,
+// so as to start a new turn at the boundary.
 type idWalk struct {
 	s   *shell
 	d   *driver
@@ -1037,7 +1040,7 @@ func (m *endMemo) fillValue(n int, v int8) {
 func (m *endMemo) setValue(n int, v int8) { m.values[n-1] = v }
 
 // A textMachine splits text fed piece by piece into sections, reporting
-// each piece with its offset: the think-tag machine and the driver.
+// each piece with its offset: the driver, and idWalk around it.
 type textMachine interface {
 	feed(text string, accept func(k, at int) bool, out emitter)
 	finish(out emitter)

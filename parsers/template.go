@@ -544,7 +544,7 @@ func (r *templateRules) contentIDs(ids []int) []int {
 		ids, s = ids[min(i, len(ids)):], r.f.defaultStart()
 	}
 	content := []int{}
-	r.walk(ids, r.grammar(s), func(_ grammar, id int, ph phase) {
+	r.walk(ids, r.grammar(s), func(id int, ph phase) {
 		if ph == phaseReasoning {
 			content = content[:0]
 		} else {

@@ -664,6 +664,11 @@ func (f *tagFamily) build(tok tokenizer.Tokenizer, cfg reasoning.Config, rules f
 			r.bounds = append(r.bounds, d.IDs)
 		}
 	}
+	for _, ids := range slices.Concat(r.seqs, r.bounds) {
+		if len(ids) > 0 {
+			r.firsts |= 1 << (uint(ids[0]) & 63)
+		}
+	}
 	start, ok := f.startState(tok, cfg, s.single)
 	if !ok {
 		return newIdentity(), nil

@@ -34,6 +34,9 @@ type tagIDs struct {
 
 	seqs   [][]int // by marker: its token IDs; nil entries without a tokenizer
 	bounds [][]int // the boundary markers' IDs that resolved to one token
+	// firsts has bit id%64 set for the first ID of every marker and
+	// boundary: an ID whose bit is clear begins none (see mayStart).
+	firsts uint64
 	// textIDs says that the rules work on the tokens' decoded text: some
 	// marker is several tokens in this vocabulary (its tokens change with
 	// the text around it), or the family drops whitespace or tails, or
@@ -63,10 +66,12 @@ func (r *tagIDs) ended(ids []int) bool {
 // whether a tool-call block is open. While the output's first bytes may
 // still be the bare label (labelOpens), the few IDs so far are read whole.
 func (r *tagIDs) endAfter(m *endMemo, ids []int, from int, v int8, known bool) int8 {
-	if _, pending := r.startLabel(ids[:from]); pending {
-		m.cut(0)
-		k, inTool := r.lastEvent(ids)
-		return endValue(r.answerFor(k, ids), inTool)
+	if r.f.labelOpens {
+		if _, pending := r.startLabel(ids[:from]); pending {
+			m.cut(0)
+			k, inTool := r.lastEvent(ids)
+			return endValue(r.answerFor(k, ids), inTool)
+		}
 	}
 	if !known {
 		k, inTool := r.lastEvent(ids[:from])
@@ -103,6 +108,9 @@ func (r *tagIDs) eventsAfter(ids []int, from int, inTool bool, fn func(k, end in
 	}
 	deciders := r.deciders()
 	for i := max(0, from-r.longestSeq()+1); i < len(ids); i++ {
+		if !r.mayStart(ids[i]) {
+			continue
+		}
 		mask := deciders
 		if i == 0 && r.f.openAtStart {
 			mask |= r.f.bits[kindOpen]
@@ -120,6 +128,10 @@ func (r *tagIDs) eventsAfter(ids []int, from int, inTool bool, fn func(k, end in
 		}
 	}
 }
+
+// mayStart reports whether a marker or boundary may begin at id (see
+// firsts): most IDs are passed over with one test.
+func (r *tagIDs) mayStart(id int) bool { return r.firsts&(1<<(uint(id)&63)) != 0 }
 
 // longestSeq is the most tokens a marker takes.
 func (r *tagIDs) longestSeq() int {
@@ -285,31 +297,34 @@ func (r *tagIDs) grammar(s tagState) *tagGrammar {
 // walk is the shell's token walk (credit), or, when the rules read the IDs
 // alone, the family's table stepped by them: a single-token marker is its
 // ID, and a tool-call opener is content.
-func (r *tagIDs) walk(ids []int, g grammar, visit func(g grammar, id int, ph phase)) grammar {
+func (r *tagIDs) walk(ids []int, g grammar, visit func(id int, ph phase)) {
 	if r.textIDs {
-		return r.s.credit(ids, g, visit)
+		r.s.credit(ids, g, visit)
+		return
 	}
 	tg := g.(*tagGrammar)
-	f := r.f
+	f, s := r.f, tg.state
 	for i := 0; i < len(ids); {
-		s := tg.state
-		k := marker.MatchAt(ids, i, r.seqs, f.active(s))
+		k := -1
+		if r.mayStart(ids[i]) {
+			k = marker.MatchAt(ids, i, r.seqs, f.active(s))
+		}
 		if k < 0 {
-			visit(g, ids[i], s.phase)
-			tg.state.begun = true
+			visit(ids[i], s.phase)
+			s.begun = true
 			i++
 			continue
 		}
 		next, keep := f.step(s, k)
 		if keep {
 			for _, id := range r.seqs[k] {
-				visit(g, id, phaseContent)
+				visit(id, phaseContent)
 			}
 		}
 		i += len(r.seqs[k])
-		tg.state = next
+		s = next
 	}
-	return g
+	tg.state = s
 }
 
 // events calls fn for each marker found in the decoded text of ids[from:]
