@@ -517,7 +517,9 @@ func (s *shell) fresh(segs bool) *driver {
 
 func (s *shell) Extract(output string) reasoning.Message {
 	s.spare.reset(s.grammar(false), s.spec.markers)
-	return collectText(&s.spare, output)
+	m := collectText(&s.spare, output)
+	s.spare.g = nil // what it held of output goes with it
+	return m
 }
 
 func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
