@@ -482,20 +482,16 @@ func (s *shell) start(initial grammar) reasoning.Parser {
 		return &struct {
 			*shell
 			segmentsOf
-			endIDsOf
-		}{s, segmentsOf{s}, endIDsOf{s}}
+		}{s, segmentsOf{s}}
 	case segs:
 		return &struct {
-			*shell
+			noEndIDs
 			segmentsOf
-		}{s, segmentsOf{s}}
-	case ends:
-		return &struct {
-			*shell
-			endIDsOf
-		}{s, endIDsOf{s}}
+		}{noEndIDs{s}, segmentsOf{s}}
+	case !ends:
+		return noEndIDs{s}
 	}
-	return s
+	return s // most families: no wrapper to call through
 }
 
 // grammar returns a copy of the initial grammar; with segs false, segment
@@ -789,12 +785,13 @@ func (x segmentsOf) ExtractSegments(output string) []reasoning.Segment {
 	return d.g.(segmented).segments().take()
 }
 
-// endIDsOf makes a shell a reasoning.EndMarker.
-type endIDsOf struct{ s *shell }
-
 // EndIDs returns the IDs that end reasoning (reasoning.EndMarker), for a
 // Gate's thinking budget; nil without a tokenizer.
-func (x endIDsOf) EndIDs() []int { return x.s.endIDs }
+func (s *shell) EndIDs() []int { return s.endIDs }
+
+// noEndIDs is a shell that is no reasoning.EndMarker: its family names no
+// end text.
+type noEndIDs struct{ reasoning.Parser }
 
 // endCheck is what IsReasoningEndStreaming remembers: the value for each
 // length of the sequence (endMemo) and, for walkRules, the walk of the IDs

@@ -26,11 +26,7 @@ func TestTagTables(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		// A think-tag parser is a shell (with end IDs) over a tagGrammar.
-		sp, ok := p.(*struct {
-			*shell
-			endIDsOf
-		})
+		sp, ok := p.(*shell)
 		if !ok {
 			continue
 		}
