@@ -93,14 +93,21 @@ func (h harmonyHeader) route() harmonyRoute {
 func parseHarmonyHeader(raw string) harmonyHeader {
 	var h harmonyHeader
 	raw = strings.TrimPrefix(raw, harmonyStart)
-	// The last <|channel|> names the channel; a repeated one is junk before it.
+	// The last <|channel|> names the channel; a repeated one is junk before
+	// it. It is found by its "<": a header holds few, and strings.LastIndex
+	// would hash every byte.
 	before, after, hasChannel := raw, "", false
-	if i := strings.LastIndex(raw, harmonyChannel); i >= 0 {
-		before, after, hasChannel = raw[:i], raw[i+len(harmonyChannel):], true
+	for i := len(raw); i > 0; {
+		if i = strings.LastIndexByte(raw[:i], '<'); i >= 0 && strings.HasPrefix(raw[i:], harmonyChannel) {
+			before, after, hasChannel = raw[:i], raw[i+len(harmonyChannel):], true
+			break
+		}
 	}
-	for f := range strings.FieldsSeq(before) {
-		if r, ok := strings.CutPrefix(f, "to="); ok {
-			h.recipient = r
+	if strings.Contains(before, "to=") { // else the role alone, as usual
+		for f := range strings.FieldsSeq(before) {
+			if r, ok := strings.CutPrefix(f, "to="); ok {
+				h.recipient = r
+			}
 		}
 	}
 	if !hasChannel {
@@ -164,14 +171,15 @@ func (g *harmonyGrammar) end(out emitter) {
 
 // text routes text at offset at by where the grammar stands.
 // active says that every marker counts, and where text goes: a header's
-// text to the grammar (it may end the header, which moves the stance), a
-// body's that is reasoning or content, and text between messages, straight
-// to its section; a segment's to the grammar.
+// text and a segment's to the grammar, a body's that is reasoning or
+// content, and text between messages, straight to its section. Text that
+// ends a header (see text) changes only where text goes, which the grammar
+// still gets right: the stance does not move with it, so the driver does
+// not ask after every piece of a header.
 func (g *harmonyGrammar) active() stance {
 	st := stance{mask: 1<<len(harmonyMarkers) - 1, direct: -1}
 	switch {
 	case g.phase == harmonyInHeader:
-		st.moves = true
 	case g.phase == harmonyInBetween:
 		st.direct = int8(phaseContent)
 	case g.route == routeReasoning:
@@ -186,7 +194,7 @@ func (g *harmonyGrammar) text(s string, at int, out emitter) {
 	switch g.phase {
 	case harmonyInHeader:
 		g.header.add(s, at)
-		if g.header.full() || strings.Contains(s, "\n") {
+		if g.header.full() || strings.IndexByte(s, '\n') >= 0 {
 			g.degrade(out)
 			g.phase, g.route = harmonyInBody, routeContent
 		}
