@@ -93,15 +93,10 @@ func (h harmonyHeader) route() harmonyRoute {
 func parseHarmonyHeader(raw string) harmonyHeader {
 	var h harmonyHeader
 	raw = strings.TrimPrefix(raw, harmonyStart)
-	// The last <|channel|> names the channel; a repeated one is junk before
-	// it. It is found by its "<": a header holds few, and strings.LastIndex
-	// would hash every byte.
+	// The last <|channel|> names the channel; a repeated one is junk before it.
 	before, after, hasChannel := raw, "", false
-	for i := len(raw); i > 0; {
-		if i = strings.LastIndexByte(raw[:i], '<'); i >= 0 && strings.HasPrefix(raw[i:], harmonyChannel) {
-			before, after, hasChannel = raw[:i], raw[i+len(harmonyChannel):], true
-			break
-		}
+	if i := lastIndex(raw, harmonyChannel); i >= 0 {
+		before, after, hasChannel = raw[:i], raw[i+len(harmonyChannel):], true
 	}
 	if strings.Contains(before, "to=") { // else the role alone, as usual
 		for f := range strings.FieldsSeq(before) {

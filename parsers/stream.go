@@ -155,6 +155,24 @@ func message(r, c *pieces) reasoning.Message {
 	return reasoning.Message{Reasoning: r.String(), Content: c.String()}
 }
 
+// lastIndex is strings.LastIndex(s, sub), sub not empty, for a sub whose
+// last byte is rare in s: it compares only where that byte is, where
+// strings.LastIndex hashes every byte (a header's last <|channel|>, a
+// body's last "to=").
+func lastIndex(s, sub string) int {
+	c := sub[len(sub)-1]
+	for end := len(s); ; {
+		j := strings.LastIndexByte(s[:end], c)
+		if j < 0 {
+			return -1
+		}
+		if i := j + 1 - len(sub); i >= 0 && s[i:j+1] == sub {
+			return i
+		}
+		end = j
+	}
+}
+
 // discard is an emitter that keeps nothing.
 func discard(phase, string, int) {}
 
