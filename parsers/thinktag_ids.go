@@ -107,7 +107,7 @@ func (r *tagIDs) eventsAfter(ids []int, from int, inTool bool, fn func(k, end in
 		return
 	}
 	deciders := r.deciders()
-	for i := max(0, from-r.longestSeq()+1); i < len(ids); i++ {
+	for i := from; i < len(ids); i++ { // every marker is one token here (not textIDs)
 		if !r.mayStart(ids[i]) {
 			continue
 		}
@@ -132,15 +132,6 @@ func (r *tagIDs) eventsAfter(ids []int, from int, inTool bool, fn func(k, end in
 // mayStart reports whether a marker or boundary may begin at id (see
 // firsts): most IDs are passed over with one test.
 func (r *tagIDs) mayStart(id int) bool { return r.firsts&(1<<(uint(id)&63)) != 0 }
-
-// longestSeq is the most tokens a marker takes.
-func (r *tagIDs) longestSeq() int {
-	n := 1
-	for _, s := range r.seqs {
-		n = max(n, len(s))
-	}
-	return n
-}
 
 // answer is the end check's answer when k is the last marker or boundary.
 func (r *tagIDs) answer(k int) bool {
