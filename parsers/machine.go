@@ -485,11 +485,15 @@ func (s *shell) start(initial grammar) reasoning.Parser {
 		}{s, segmentsOf{s}}
 	case segs:
 		return &struct {
-			noEndIDs
+			*shell
 			segmentsOf
-		}{noEndIDs{s}, segmentsOf{s}}
+			noEndIDs
+		}{s, segmentsOf{s}, noEndIDs{}}
 	case !ends:
-		return noEndIDs{s}
+		return &struct {
+			*shell
+			noEndIDs
+		}{s, noEndIDs{}}
 	}
 	return s // most families: no wrapper to call through
 }
@@ -789,9 +793,12 @@ func (x segmentsOf) ExtractSegments(output string) []reasoning.Segment {
 // Gate's thinking budget; nil without a tokenizer.
 func (s *shell) EndIDs() []int { return s.endIDs }
 
-// noEndIDs is a shell that is no reasoning.EndMarker: its family names no
-// end text.
-type noEndIDs struct{ reasoning.Parser }
+// noEndIDs, beside a *shell in a struct, hides the shell's EndIDs (two
+// methods of one name at one depth are neither promoted): the parser of a
+// family that names no end text is no reasoning.EndMarker.
+type noEndIDs struct{}
+
+func (noEndIDs) EndIDs() []int { return nil }
 
 // endCheck is what IsReasoningEndStreaming remembers: the value for each
 // length of the sequence (endMemo) and, for walkRules, the walk of the IDs
