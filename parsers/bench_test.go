@@ -75,6 +75,17 @@ func BenchmarkTable(b *testing.B) {
 // benchStream streams deltas through a new parser per iteration and reports
 // per-delta figures of the ExtractStreaming calls alone.
 func benchStream(b *testing.B, name string, tok tokenizer.Tokenizer, deltas []reasoning.Delta) {
+	benchCalls(b, name, tok, len(deltas), "delta", func(p reasoning.Parser) {
+		for _, d := range deltas {
+			p.ExtractStreaming(d)
+		}
+	})
+}
+
+// benchCalls runs calls, n units of work, on a new parser per iteration and
+// reports per-unit figures of calls alone (ns, allocs and B per unit); New
+// and Finish are left out.
+func benchCalls(b *testing.B, name string, tok tokenizer.Tokenizer, n int, unit string, calls func(p reasoning.Parser)) {
 	var before, after runtime.MemStats
 	var mallocs, bytes uint64
 	for b.Loop() {
@@ -85,9 +96,7 @@ func benchStream(b *testing.B, name string, tok tokenizer.Tokenizer, deltas []re
 		}
 		runtime.ReadMemStats(&before)
 		b.StartTimer()
-		for _, d := range deltas {
-			p.ExtractStreaming(d)
-		}
+		calls(p)
 		b.StopTimer()
 		runtime.ReadMemStats(&after)
 		mallocs += after.Mallocs - before.Mallocs
@@ -95,10 +104,10 @@ func benchStream(b *testing.B, name string, tok tokenizer.Tokenizer, deltas []re
 		p.Finish()
 		b.StartTimer()
 	}
-	n := float64(b.N * len(deltas))
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/n, "ns/delta")
-	b.ReportMetric(float64(mallocs)/n, "allocs/delta")
-	b.ReportMetric(float64(bytes)/n, "B/delta")
+	units := float64(b.N * n)
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/units, "ns/"+unit)
+	b.ReportMetric(float64(mallocs)/units, "allocs/"+unit)
+	b.ReportMetric(float64(bytes)/units, "B/"+unit)
 }
 
 // BenchmarkStream feeds ~4-byte deltas per family, at two stream lengths:
@@ -125,4 +134,53 @@ func BenchmarkStream(b *testing.B) {
 			})
 		}
 	}
+}
+
+// idBenchNames are the families BenchmarkIDs measures: think-tag families
+// with single-token markers (qwen3, deepseek_r1, kimi_k2), with tool-call
+// blocks (cohere_command3) and with a channel label (gemma4), and channel
+// families for comparison.
+var idBenchNames = []string{"qwen3", "deepseek_r1", "cohere_command3", "gemma4", "kimi_k2", "plamo3", "openai_gptoss", "hunyuan_a13b", "muse_spark"}
+
+// BenchmarkIDs measures the ID methods on the name's sample (~64 KiB),
+// encoded in its model's vocabulary (Qwen3's where that is not available):
+// IsReasoningEndStreaming called once per token as a Gate calls it
+// (ns/token, allocs/token), and ExtractContentIDs and CountReasoningTokens
+// of the whole sequence (ns/token).
+func BenchmarkIDs(b *testing.B) {
+	for _, name := range idBenchNames {
+		b.Run(name+"/end-streaming", func(b *testing.B) {
+			tok, ids := idSample(b, name)
+			benchCalls(b, name, tok, len(ids), "token", func(p reasoning.Parser) {
+				for i := 1; i <= len(ids); i++ {
+					p.IsReasoningEndStreaming(ids[:i], ids[i-1:i])
+				}
+			})
+		})
+		for _, method := range []string{"content-ids", "count"} {
+			b.Run(name+"/"+method, func(b *testing.B) {
+				tok, ids := idSample(b, name)
+				p, err := reasoning.New(name, tok, thinkingOn)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ReportAllocs()
+				for b.Loop() {
+					if method == "count" {
+						p.CountReasoningTokens(ids)
+					} else {
+						p.ExtractContentIDs(ids)
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(ids)), "ns/token")
+			})
+		}
+	}
+}
+
+// idSample returns the real vocabulary of name and the IDs of its sample
+// (~64 KiB) in it.
+func idSample(b *testing.B, name string) (tokenizer.Tokenizer, []int) {
+	tok, _ := vocabFor(b, name) // loaded once per process
+	return tok, tok.Encode(sample(b, name, 64<<10))
 }

@@ -95,12 +95,14 @@ func parseHarmonyHeader(raw string) harmonyHeader {
 	raw = strings.TrimPrefix(raw, harmonyStart)
 	// The last <|channel|> names the channel; a repeated one is junk before it.
 	before, after, hasChannel := raw, "", false
-	if i := strings.LastIndex(raw, harmonyChannel); i >= 0 {
+	if i := lastIndex(raw, harmonyChannel); i >= 0 {
 		before, after, hasChannel = raw[:i], raw[i+len(harmonyChannel):], true
 	}
-	for f := range strings.FieldsSeq(before) {
-		if r, ok := strings.CutPrefix(f, "to="); ok {
-			h.recipient = r
+	if strings.Contains(before, "to=") { // else the role alone, as usual
+		for f := range strings.FieldsSeq(before) {
+			if r, ok := strings.CutPrefix(f, "to="); ok {
+				h.recipient = r
+			}
 		}
 	}
 	if !hasChannel {
@@ -164,14 +166,15 @@ func (g *harmonyGrammar) end(out emitter) {
 
 // text routes text at offset at by where the grammar stands.
 // active says that every marker counts, and where text goes: a header's
-// text to the grammar (it may end the header, which moves the stance), a
-// body's that is reasoning or content, and text between messages, straight
-// to its section; a segment's to the grammar.
+// text and a segment's to the grammar, a body's that is reasoning or
+// content, and text between messages, straight to its section. Text that
+// ends a header (see text) changes only where text goes, which the grammar
+// still gets right: the stance does not move with it, so the driver does
+// not ask after every piece of a header.
 func (g *harmonyGrammar) active() stance {
 	st := stance{mask: 1<<len(harmonyMarkers) - 1, direct: -1}
 	switch {
 	case g.phase == harmonyInHeader:
-		st.moves = true
 	case g.phase == harmonyInBetween:
 		st.direct = int8(phaseContent)
 	case g.route == routeReasoning:
@@ -186,7 +189,7 @@ func (g *harmonyGrammar) text(s string, at int, out emitter) {
 	switch g.phase {
 	case harmonyInHeader:
 		g.header.add(s, at)
-		if g.header.full() || strings.Contains(s, "\n") {
+		if g.header.full() || strings.IndexByte(s, '\n') >= 0 {
 			g.degrade(out)
 			g.phase, g.route = harmonyInBody, routeContent
 		}
@@ -394,27 +397,35 @@ func buildHarmony(tok tokenizer.Tokenizer, cfg reasoning.Config, rawTools bool) 
 	return newShell(&harmonySpec, tok, cfg, harmonyStartOf(cfg, tok, rawTools))
 }
 
-// endFromIDs answers the end check by looking back from the end of ids,
-// when the control tokens it looks for are single tokens: a final message
-// has begun when the last header in ids is a "final" one without a
-// recipient and its <|message|> has come. A <|start|> after it (a new
-// message, the next turn) means not.
-func (g *harmonyGrammar) endFromIDs(tok tokenizer.Tokenizer, single, ids []int) (ended, ok bool) {
-	if single[hmStart] < 0 || single[hmChannel] < 0 || single[hmMessage] < 0 {
-		return false, false
+// idRules gives Harmony's end check its look-back, when the control
+// tokens it looks for are single tokens (see harmonyLookBack); else the IDs are
+// walked.
+func (g *harmonyGrammar) idRules(s *shell) idRules {
+	if s.single[hmStart] < 0 || s.single[hmChannel] < 0 || s.single[hmMessage] < 0 {
+		return nil
 	}
-	c, found := lastChannel(single, ids)
-	return found && finalBegins(tok, single, ids, c), true
+	return harmonyLookBack{walkRules{s}}
 }
 
-// controlOf reports whether id is one of the single-token control markers.
-func controlOf(single []int, id int) bool {
-	for _, s := range single {
-		if s == id && s >= 0 {
-			return true
-		}
+// harmonyLookBack are Harmony's ID rules: the end check looks back from the end
+// of the IDs, the rest walks them. A final message has begun when the last
+// header in ids is a "final" one without a recipient and its <|message|>
+// has come. A <|start|> after it (a new message, the next turn) means not.
+type harmonyLookBack struct{ walkRules }
+
+func (h harmonyLookBack) ended(ids []int) bool {
+	c, found := lastChannel(h.s.single, ids)
+	return found && finalBegins(h.s.tok, h.s.single, ids, c)
+}
+
+// endAfter looks back again, unless the IDs after from keep the answer
+// (see shell.keeps).
+func (h harmonyLookBack) endAfter(m *endMemo, ids []int, from int, v int8, known bool) int8 {
+	if h.s.keeps(ids, from, known) {
+		m.fillValue(len(ids), v)
+		return v
 	}
-	return false
+	return int8(bit(h.ended(ids)))
 }
 
 // lastChannel finds the last <|channel|> of ids that no later <|start|>
@@ -444,7 +455,7 @@ func finalBegins(tok tokenizer.Tokenizer, single, ids []int, c int) bool {
 			from--
 			break
 		}
-		if controlOf(single, id) && id != single[hmChannel] && id != single[hmConstrain] {
+		if isMarkerID(single, id) && id != single[hmChannel] && id != single[hmConstrain] {
 			break
 		}
 		from--
@@ -460,7 +471,7 @@ func finalBegins(tok tokenizer.Tokenizer, single, ids []int, c int) bool {
 			return h.channel == "final" && h.recipient == ""
 		case single[hmConstrain]:
 		default:
-			if controlOf(single, ids[i]) {
+			if isMarkerID(single, ids[i]) {
 				return false
 			}
 		}

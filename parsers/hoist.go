@@ -148,18 +148,16 @@ func (g *hoistGrammar) marker(k, at int, out emitter) {
 			g.phase = hpContent
 		}
 		g.seen = true // a lone closer in content (dropLone) closes the block the prompt had
-	case hoTool:
+	default: // a tool-call block opens (in reasoning or content) or closes: kept, in content
 		out(phaseContent, g.spec.markers[k], at)
-		if g.phase == hpReasoning {
+		switch g.phase {
+		case hpReasoning:
 			g.phase = hpHoisted
-		} else {
+		case hpHoisted:
+			g.phase = hpReasoning // reasoning resumes after it
+		case hpContent:
 			g.phase = hpTool
-		}
-	case hoToolClose:
-		out(phaseContent, g.spec.markers[k], at)
-		if g.phase == hpHoisted {
-			g.phase = hpReasoning
-		} else {
+		case hpTool:
 			g.phase = hpContent
 		}
 	}

@@ -31,29 +31,3 @@ func init() {
 		summary: "no reasoning: everything is content",
 		aliases: []string{"passthrough"}})
 }
-
-func newIdentity() *identity { return new(identity) }
-
-// identity passes everything through as content.
-type identity struct{ finished bool }
-
-func (*identity) Extract(output string) reasoning.Message {
-	return reasoning.Message{Content: output}
-}
-
-func (p *identity) ExtractStreaming(d reasoning.Delta) reasoning.Message {
-	if p.finished {
-		return reasoning.Message{}
-	}
-	return reasoning.Message{Content: d.Text}
-}
-
-func (p *identity) Finish() reasoning.Message {
-	p.finished = true
-	return reasoning.Message{}
-}
-
-func (*identity) IsReasoningEnd([]int) bool               { return true }
-func (*identity) IsReasoningEndStreaming(_, _ []int) bool { return true }
-func (*identity) ExtractContentIDs(ids []int) []int       { return ids }
-func (*identity) CountReasoningTokens([]int) int          { return 0 }

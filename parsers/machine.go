@@ -12,15 +12,18 @@ import (
 // This file holds the machine layer every family shares: one driver that
 // runs a grammar over text fed piece by piece (the think-tag machine's, the
 // channel families' — Harmony, Muse, Inkling, Hunyuan A13B — and the
-// hoisting families' of hoist.go), and the Parser shells around it. A
+// hoisting families' of hoist.go), and the one Parser shell around it. A
 // family file keeps only its grammar: its markers, its phases and its
 // transitions.
 //
 // The scanner (internal/marker) is the lexer. The driver owns it, the
 // offsets and spec policy 5 (IDs beat text); a grammar owns where it
 // stands. The shell owns the rest: Extract, streaming and Finish over the
-// driver, the ID methods (one token walk, one end-check memo, one
-// content-ID rule), segments and end-marker IDs as optional interfaces.
+// driver, and what the ID methods share (the prompt skip, one token walk,
+// one end-check memo, one content-ID rule, the end IDs). What a grammar
+// adds comes as optional interfaces, the way database/sql/driver does it:
+// segments (segmented), turns (turnTaker), and ID rules of its own
+// (idRuler).
 
 // A grammar is one family's state machine over what the scanner finds. It
 // sends text to out, each piece with its section and its offset in the
@@ -84,16 +87,6 @@ type segmented interface {
 // it, in a new epoch. It is required when the spec names one.
 type turnTaker interface {
 	newTurn()
-}
-
-// idEnder is an optional interface of a grammar that answers the end check
-// from IDs faster than a walk of them (looking back from the end), when
-// its markers are single tokens. ok false means it cannot with these
-// markers (single[k]: marker k's ID when it is one token, else -1),
-// whatever the IDs. A grammar that does not implement it, or cannot, has
-// its IDs walked.
-type idEnder interface {
-	endFromIDs(tok tokenizer.Tokenizer, single, ids []int) (ended, ok bool)
 }
 
 // driver runs a grammar over text fed piece by piece. It is a textMachine.
@@ -201,22 +194,26 @@ func (d *driver) sync() {
 
 // replay runs g over the prompt from the last of the anchor markers in it
 // (see promptFrom), with text alone, and reports whether there was one.
-// What the scanner holds at the end is text: a marker cut in two by the end
-// of the prompt is not joined with the output. The grammar is then where
-// the prompt leaves it.
+// The grammar is then where the prompt leaves it (see runPrompt).
 func replay(g grammar, markers []string, anchors uint64, cfg reasoning.Config, tok tokenizer.Tokenizer) bool {
 	prompt, k, _ := promptFrom(cfg, tok, markers, nil, anchors, nil)
-	if k < 0 {
-		return false
+	if k >= 0 {
+		runPrompt(g, markers, prompt, acceptAll)
 	}
+	return k >= 0
+}
+
+// runPrompt runs g over prompt, where accept says whether a marker found
+// counts (see promptFrom). What the scanner holds at the end is text: a
+// marker cut in two by the end of the prompt is not joined with the
+// output.
+func runPrompt(g grammar, markers []string, prompt string, accept func(k, at int) bool) {
 	var d driver
 	d.reset(g, markers)
-	d.feed(prompt, acceptAll, discard)
+	d.feed(prompt, accept, discard)
 	if held := d.sc.Flush(); held != "" {
 		d.text(held, discard)
-		d.sync()
 	}
-	return true
 }
 
 // lastMarker returns the last of the markers in mask that text holds, and
@@ -288,11 +285,7 @@ func lastInPrompt(cfg reasoning.Config, tok tokenizer.Tokenizer, markers []strin
 	for n := 64; ; n *= 2 {
 		from := max(0, len(ids)-n)
 		t := &tokenText{tok: tok, ids: ids[from:]}
-		var b strings.Builder
-		for i := range t.ids {
-			b.WriteString(t.feed(i))
-		}
-		tail := b.String()
+		tail := t.all()
 		// A marker found in the tail is the prompt's last: any later one
 		// is in the tail too. One cut by the tail's start begins earlier.
 		k, at := -1, -1
@@ -362,91 +355,88 @@ type machineSpec struct {
 	markers  []string
 	textOnly bool   // markers count by their text even when deltas carry IDs
 	turn     string // a turn boundary for the ID walks (the grammar is a turnTaker), or ""
-	endText  string // text whose encoding EndIDs returns, or "": no EndMarker
+	// endText is the text whose IDs EndIDs returns (a marker's IDs as it
+	// resolves, other text's encoding), or "": the parser is no
+	// reasoning.EndMarker.
+	endText string
 }
 
-// textShell is the text half of one response's parser over a grammar,
-// which every family shares: Extract, ExtractStreaming and Finish.
-type textShell struct {
-	initial  grammar  // where a response starts; never fed
-	markers  []string // the grammar's markers, by index
-	textOnly bool     // markers count by their text even when deltas carry IDs
-	live     driver   // the streaming response
+// shell is one response's parser over a grammar: reasoning.Parser, once,
+// for every family. Its text half (Extract, ExtractStreaming, Finish)
+// runs the driver. Its ID half keeps what every family's ID methods
+// share (the prompt skip, the memo of IsReasoningEndStreaming, the token
+// walk, the end IDs) and asks the response's ID rules what decides: the
+// grammar's own (idRuler), else a walk of the IDs (walkRules).
+type shell struct {
+	initial grammar // where a response starts; never fed
+	spec    *machineSpec
+	live    driver // the streaming response
+	spare   driver // Extract's, reused
 	stream
 	out emitter // the streaming emitter, made once
+
+	tok    tokenizer.Tokenizer // nil: text only; the ID methods see no marker
+	turn   int                 // ID of spec.turn when it is one token, else -1
+	allOne bool                // every marker is one token
+	rules  idRules             // what decides the ID methods
+	endIDs []int
+	memo   endCheck // what IsReasoningEndStreaming remembers
 }
 
-// begin readies s for a response that starts where initial stands.
-func (s *textShell) begin(initial grammar, markers []string, textOnly bool) {
-	s.initial, s.markers, s.textOnly = initial, markers, textOnly
-	s.out = func(ph phase, text string, _ int) { s.r.addTo(&s.c, ph, text) } // one call per piece, the add inlined
-	s.live.reset(initial.clone(), markers)
+// idRuler is an optional interface of a grammar whose ID methods follow
+// rules of its own rather than a walk of the IDs through it: Harmony's end
+// check looks back from the end, the think-tag families' follow vLLM's
+// "the last marker decides" (thinktag_ids.go). idRules returns them for
+// the response s parses (its tokenizer and its markers' IDs set), or nil
+// when they do not apply there; the IDs are then walked.
+type idRuler interface {
+	idRules(s *shell) idRules
 }
 
-// fresh returns a driver over a copy of the initial grammar; with segs
-// false, segment text is dropped.
-func (s *textShell) fresh(segs bool) *driver {
-	g := s.initial.clone()
-	if sg, ok := g.(segmented); ok {
-		sg.segments().off = !segs
-	}
-	d := &driver{}
-	d.reset(g, s.markers)
-	return d
-}
-
-func (s *textShell) Extract(output string) reasoning.Message {
-	return collectText(s.fresh(false), output)
-}
-
-func (s *textShell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
-	ids := d.IDs
-	if s.textOnly {
-		ids = nil // nothing to count: markers are text
-	}
-	if !s.takeIDs(ids) {
-		return reasoning.Message{}
-	}
-	if s.watch != s.live.extra { // rare: a special token came where it does not count
-		s.live.extra = s.watch
-		s.live.sync()
-	}
-	r, c := s.scratch()
-	s.live.feed(d.Text, s.backed, s.out)
-	return s.joined(r, c)
-}
-
-func (s *textShell) Finish() reasoning.Message {
-	if !s.finish() {
-		return reasoning.Message{}
-	}
-	r, c := s.scratch()
-	s.live.finish(s.out)
-	return message(r, c)
-}
-
-// shell is one response's parser over a grammar: reasoning.Parser, once.
-type shell struct {
-	textShell
-	spec     *machineSpec
-	tok      tokenizer.Tokenizer // nil: text only; the ID methods see no marker
-	turn     int                 // ID of spec.turn when it is one token, else -1
-	allOne   bool                // every marker is one token
-	lookBack bool                // the grammar answers the end check from IDs (idEnder)
-	endIDs   []int
-	memo     endCheck // what IsReasoningEndStreaming remembers
+// idRules decide the ID methods of one response's shell. The shell keeps
+// what every family shares: the prompt skip (stream.output), the memo of
+// IsReasoningEndStreaming (endMemo), the token walk (credit) and the end
+// IDs. walkRules are the default.
+type idRules interface {
+	// ended answers IsReasoningEnd for the output's IDs (none are seen
+	// without a tokenizer).
+	ended(ids []int) bool
+	// endAfter answers IsReasoningEndStreaming for the output's IDs, of
+	// which the first from came before: v is the value the memo holds for
+	// them, when known (bit 0 the answer, the rules' own bits besides).
+	// It records in m, cut at from, the value of each longer length it
+	// learns, and returns the value for ids.
+	endAfter(m *endMemo, ids []int, from int, v int8, known bool) int8
+	// contentIDs returns the content IDs of the output's IDs, which the end
+	// check says have ended reasoning; the tokenizer is set.
+	contentIDs(ids []int) []int
+	// walk runs ids through g, a copy it leaves where the IDs end, and
+	// calls visit with each token and every section its text falls in, in
+	// order.
+	walk(ids []int, g grammar, visit func(id int, ph phase))
 }
 
 // newShell builds the parser of a response that starts where initial
-// stands, with the optional interfaces its grammar and spec call for. An
-// error names the marker the tokenizer cannot express.
+// stands. An error names the marker the tokenizer cannot express.
 func newShell(spec *machineSpec, tok tokenizer.Tokenizer, cfg reasoning.Config, initial grammar) (reasoning.Parser, error) {
+	s, _, err := prepareShell(spec, tok, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return s.start(initial), nil
+}
+
+// prepareShell returns the shell of a response of cfg, its markers
+// resolved against tok, and their delimiters; start readies it. An error
+// names the marker the tokenizer cannot express.
+func prepareShell(spec *machineSpec, tok tokenizer.Tokenizer, cfg reasoning.Config) (*shell, []tokenizer.Delimiter, error) {
 	s := &shell{spec: spec, tok: tok, turn: -1}
 	if tok != nil {
 		s.prompt = cfg.PromptIDs
 	}
-	if _, err := s.resolve(tok, spec.markers); err != nil {
-		return nil, err
+	delims, err := s.resolve(tok, spec.markers)
+	if err != nil {
+		return nil, nil, err
 	}
 	if spec.textOnly {
 		for k := range s.single {
@@ -463,50 +453,195 @@ func newShell(spec *machineSpec, tok tokenizer.Tokenizer, cfg reasoning.Config, 
 				s.turn = id
 			}
 		}
-		if spec.endText != "" {
+		switch k := slices.Index(spec.markers, spec.endText); {
+		case spec.endText == "":
+		case k >= 0:
+			s.endIDs = delims[k].IDs
+		default:
 			s.endIDs = tok.Encode(spec.endText)
 		}
-		if e, ok := initial.(idEnder); ok {
-			_, s.lookBack = e.endFromIDs(tok, s.single, nil)
+	}
+	return s, delims, nil
+}
+
+// start readies s for a response that starts where initial stands, and
+// returns it with the optional interfaces its grammar and spec call for.
+func (s *shell) start(initial grammar) reasoning.Parser {
+	s.initial = initial
+	s.out = func(ph phase, text string, _ int) { s.r.addTo(&s.c, ph, text) } // one call per piece, the add inlined
+	s.live.reset(initial.clone(), s.spec.markers)
+	s.rules = walkRules{s}
+	if r, ok := initial.(idRuler); ok {
+		if rules := r.idRules(s); rules != nil {
+			s.rules = rules
 		}
 	}
-	s.begin(initial, spec.markers, spec.textOnly)
 	_, segs := initial.(segmented)
-	switch {
-	case segs && spec.endText != "":
+	switch ends := s.spec.endText != ""; {
+	case segs && ends:
 		return &struct {
 			*shell
 			segmentsOf
-			endIDsOf
-		}{s, segmentsOf{s}, endIDsOf{s}}, nil
+		}{s, segmentsOf{s}}
 	case segs:
 		return &struct {
 			*shell
 			segmentsOf
-		}{s, segmentsOf{s}}, nil
-	case spec.endText != "":
+			noEndIDs
+		}{s, segmentsOf{s}, noEndIDs{}}
+	case !ends:
 		return &struct {
 			*shell
-			endIDsOf
-		}{s, endIDsOf{s}}, nil
+			noEndIDs
+		}{s, noEndIDs{}}
 	}
-	return s, nil
+	return s // most families: no wrapper to call through
 }
 
-// IsReasoningEnd walks ids from where the response starts and asks the
-// grammar whether reasoning is over (see grammar.ended), or lets the
-// grammar look back from the end (idEnder). Without a tokenizer no marker
-// can be seen: the answer is where the response starts.
-func (s *shell) IsReasoningEnd(ids []int) bool { return s.endFrom(s.output(ids)) }
+// grammar returns a copy of the initial grammar; with segs false, segment
+// text is dropped.
+func (s *shell) grammar(segs bool) grammar {
+	g := s.initial.clone()
+	if sg, ok := g.(segmented); ok {
+		sg.segments().off = !segs
+	}
+	return g
+}
 
-// endFrom is IsReasoningEnd on the output's IDs.
-func (s *shell) endFrom(ids []int) bool {
+// fresh returns a driver over a copy of the initial grammar (see grammar).
+func (s *shell) fresh(segs bool) *driver {
+	d := &driver{}
+	d.reset(s.grammar(segs), s.spec.markers)
+	return d
+}
+
+func (s *shell) Extract(output string) reasoning.Message {
+	s.spare.reset(s.grammar(false), s.spec.markers)
+	m := collectText(&s.spare, output)
+	s.spare.g = nil // what it held of output goes with it
+	return m
+}
+
+func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
+	ids := d.IDs
+	if s.spec.textOnly {
+		ids = nil // nothing to count: markers are text
+	}
+	if !s.takeIDs(ids) {
+		return reasoning.Message{}
+	}
+	if s.watch != s.live.extra { // rare: a special token came where it does not count
+		s.live.extra = s.watch
+		s.live.sync()
+	}
+	r, c := s.scratch()
+	s.live.feed(d.Text, s.backed, s.out)
+	return s.joined(r, c)
+}
+
+func (s *shell) Finish() reasoning.Message {
+	if !s.finish() {
+		return reasoning.Message{}
+	}
+	r, c := s.scratch()
+	s.live.finish(s.out)
+	return message(r, c)
+}
+
+// IsReasoningEnd answers from the output's IDs (see stream.output) by the
+// response's ID rules: by default, a walk of them through the grammar,
+// which then says whether reasoning is over (grammar.ended). Without a
+// tokenizer no marker can be seen: the answer is where the response
+// starts.
+func (s *shell) IsReasoningEnd(ids []int) bool { return s.rules.ended(s.output(ids)) }
+
+// IsReasoningEndStreaming answers as IsReasoningEnd(ids) does, where delta
+// is the newest part of ids. Called for the consecutive deltas of one
+// sequence, it reads only the newest delta (and what the rules must read
+// besides): it remembers the value for every length of the sequence it
+// has learnt, so that a sequence cut back (speculative decoding) and grown
+// again costs no more.
+func (s *shell) IsReasoningEndStreaming(ids, delta []int) bool {
+	if s.tok == nil {
+		return s.rules.ended(nil)
+	}
+	ids, delta = s.outputDelta(ids, delta)
+	from := max(0, len(ids)-len(delta))
+	m := &s.memo.endMemo
+	v, known := m.value(from)
+	m.cut(from)
+	v = s.rules.endAfter(m, ids, from, v, known)
+	if len(ids) > 0 {
+		m.cut(len(ids)) // what the rules did not learn stays unknown
+		m.setValue(len(ids), v)
+	}
+	return v&1 == 1
+}
+
+// ExtractContentIDs returns the content IDs of the output's IDs, by the
+// response's ID rules (by default, those after the last reasoning span or
+// turn began: see contentAfter): nil while reasoning has not ended, all of
+// ids without a tokenizer when the response starts after reasoning.
+func (s *shell) ExtractContentIDs(ids []int) []int {
+	ids = s.output(ids)
 	switch {
+	case !s.rules.ended(ids):
+		return nil
 	case s.tok == nil:
+		return ids
+	}
+	return s.rules.contentIDs(ids)
+}
+
+// CountReasoningTokens counts the tokens of ids whose text the split puts
+// in reasoning, starting where the response starts: pass the output's IDs.
+func (s *shell) CountReasoningTokens(ids []int) int {
+	if s.tok == nil {
+		return 0
+	}
+	n := 0
+	s.rules.walk(s.output(ids), s.grammar(false), func(_ int, ph phase) {
+		if ph == phaseReasoning {
+			n++
+		}
+	})
+	return n
+}
+
+// contentAfter returns the content IDs that the walk of ids from g gives
+// after g's last epoch began (see grammar.epoch): the content-ID rule.
+func (s *shell) contentAfter(ids []int, g grammar) []int {
+	content, epoch := []int{}, g.epoch()
+	s.rules.walk(ids, g, func(id int, ph phase) {
+		if e := g.epoch(); e != epoch {
+			content, epoch = content[:0], e
+		}
+		if ph == phaseContent {
+			content = append(content, id)
+		}
+	})
+	if g.epoch() != epoch { // a span began after the last content
+		content = content[:0]
+	}
+	return content
+}
+
+// keeps reports whether the IDs after from leave the end check's answer
+// as it was at from, known: every marker is one token, and neither one
+// nor the turn boundary is among them.
+func (s *shell) keeps(ids []int, from int, known bool) bool {
+	return known && s.allOne && !s.holdsMarker(ids[from:])
+}
+
+// walkRules are the ID rules of a grammar without rules of its own: its
+// IDs are walked through it, token by token, and it says whether reasoning
+// is over (grammar.ended) and where its epochs begin (grammar.epoch).
+type walkRules struct{ s *shell }
+
+func (w walkRules) ended(ids []int) bool {
+	s := w.s
+	if s.tok == nil {
 		return s.initial.ended()
-	case s.lookBack:
-		ans, _ := s.initial.(idEnder).endFromIDs(s.tok, s.single, ids)
-		return ans
 	}
 	d := s.fresh(false)
 	for i := range ids {
@@ -515,48 +650,32 @@ func (s *shell) endFrom(ids []int) bool {
 	return d.g.ended()
 }
 
-// IsReasoningEndStreaming answers as IsReasoningEnd(ids) does, where delta
-// is the newest part of ids. Called for the consecutive deltas of one
-// sequence, it reads only the newest delta: it goes on from the walk it
-// left. When every marker is one token it also remembers its answer for
-// every length it has seen, so that a sequence cut back (speculative
-// decoding) and grown again by IDs that hold no marker costs no more.
-func (s *shell) IsReasoningEndStreaming(ids, delta []int) bool {
-	if s.tok == nil {
-		return s.initial.ended()
-	}
-	ids, delta = s.outputDelta(ids, delta)
-	from := max(0, len(ids)-len(delta))
-	m := &s.memo
-	if s.allOne && !s.holdsMarker(ids[from:]) {
-		if ans, ok := m.at(from); ok { // a delta without a marker keeps the answer
-			m.cut(from)
-			m.fill(len(ids), ans)
-			switch {
-			case m.walk == nil:
-			case m.n == from:
-				s.walkOn(ids)
-			default: // the walk read IDs that were cut back
-				m.walk = nil
-			}
-			return ans
+// endAfter goes on from the walk it left when that read the first from
+// IDs, else walks them all again; IDs that keep the answer (see keeps)
+// need no walk.
+func (w walkRules) endAfter(m *endMemo, ids []int, from int, v int8, known bool) int8 {
+	s, c := w.s, &w.s.memo
+	if s.keeps(ids, from, known) {
+		m.fillValue(len(ids), v)
+		switch {
+		case c.walk == nil:
+		case c.n == from:
+			s.walkOn(ids)
+		default: // the walk read IDs that were cut back
+			c.walk = nil
 		}
+		return v
 	}
-	var ans bool
-	switch {
-	case s.lookBack:
-		ans = s.endFrom(ids)
-	case m.walk != nil && m.n == from:
-		ans = s.walkOn(ids)
-	default:
-		m.walk, m.n = s.fresh(false), 0
-		ans = s.walkOn(ids)
+	if c.walk == nil || c.n != from {
+		c.walk, c.n = s.fresh(false), 0
 	}
-	if s.allOne && len(ids) > 0 {
-		m.cut(len(ids)) // the lengths inside delta stay unknown
-		m.set(len(ids), ans)
-	}
-	return ans
+	return int8(bit(s.walkOn(ids)))
+}
+
+func (w walkRules) contentIDs(ids []int) []int { return w.s.contentAfter(ids, w.s.grammar(false)) }
+
+func (w walkRules) walk(ids []int, g grammar, visit func(id int, ph phase)) {
+	w.s.credit(ids, g, visit)
 }
 
 // walkOn feeds the memo's walk the IDs after the n it has read, and returns
@@ -574,13 +693,19 @@ func (s *shell) walkOn(ids []int) bool {
 // boundary.
 func (s *shell) holdsMarker(ids []int) bool {
 	for _, id := range ids {
-		if s.boundary(id) {
+		if s.boundary(id) || isMarkerID(s.single, id) {
 			return true
 		}
-		for _, one := range s.single {
-			if one == id && one >= 0 {
-				return true
-			}
+	}
+	return false
+}
+
+// isMarkerID reports whether id is the ID of a marker that is one token
+// (single[k]: marker k's ID, or -1).
+func isMarkerID(single []int, id int) bool {
+	for _, one := range single {
+		if one == id && one >= 0 {
+			return true
 		}
 	}
 	return false
@@ -588,48 +713,6 @@ func (s *shell) holdsMarker(ids []int) bool {
 
 // boundary reports whether id is the turn boundary.
 func (s *shell) boundary(id int) bool { return id == s.turn && id >= 0 }
-
-// ExtractContentIDs returns the content IDs after the last reasoning span
-// (or turn) began, as the text split gives them (see grammar.epoch): nil
-// while reasoning has not ended, all of ids without a tokenizer when the
-// response starts after reasoning.
-func (s *shell) ExtractContentIDs(ids []int) []int {
-	ids = s.output(ids)
-	if !s.endFrom(ids) {
-		return nil
-	}
-	if s.tok == nil {
-		return ids
-	}
-	content, epoch := []int{}, s.initial.epoch()
-	g := s.credit(ids, func(g grammar, id int, ph phase) {
-		if e := g.epoch(); e != epoch {
-			content, epoch = content[:0], e
-		}
-		if ph == phaseContent {
-			content = append(content, id)
-		}
-	})
-	if g.epoch() != epoch { // a span began after the last content
-		content = content[:0]
-	}
-	return content
-}
-
-// CountReasoningTokens counts the tokens of ids whose text the split puts
-// in reasoning, starting where the response starts: pass the output's IDs.
-func (s *shell) CountReasoningTokens(ids []int) int {
-	if s.tok == nil {
-		return 0
-	}
-	n := 0
-	s.credit(s.output(ids), func(_ grammar, _ int, ph phase) {
-		if ph == phaseReasoning {
-			n++
-		}
-	})
-	return n
-}
 
 // feedID feeds token i of ids to d, as its decoded text, where a
 // single-token marker counts only as that very token; the turn boundary
@@ -657,19 +740,23 @@ func (s *shell) newTurn(d *driver, n int, out emitter) {
 	d.pos, d.fed = pos+n, fed+n
 }
 
-// credit walks ids from where the response starts, as creditTokens does,
-// and calls visit with the grammar, each token and every section its text
-// falls in, in order (a token whose text falls in both is visited for
-// each). It returns the grammar at the end of the output.
-func (s *shell) credit(ids []int, visit func(g grammar, id int, ph phase)) grammar {
-	w := &idWalk{s: s, d: s.fresh(false), ids: ids}
-	creditTokens(s.tok, ids, s.spec.markers, s.single, w, func(id int, ph phase) { visit(w.d.g, id, ph) })
-	return w.d.g
+// credit is the token walk: it runs ids through g, as creditTokens does,
+// and calls visit with each token and every section its text falls in, in
+// order (a token whose text falls in both is visited for each). g is left
+// where the IDs end.
+func (s *shell) credit(ids []int, g grammar, visit func(id int, ph phase)) {
+	d := &driver{}
+	d.reset(g, s.spec.markers)
+	var m textMachine = d
+	if s.turn >= 0 {
+		m = &idWalk{s: s, d: d, ids: ids}
+	}
+	creditTokens(s.tok, ids, s.spec.markers, s.single, m, visit)
 }
 
-// idWalk is the textMachine creditTokens runs: a driver fed token by
-// token, which knows the token it is fed, so as to start a new turn at the
-// boundary.
+// idWalk is the textMachine credit runs for a grammar with a turn
+// boundary: a driver fed token by token, which knows the token it is fed,
+// so as to start a new turn at the boundary.
 type idWalk struct {
 	s   *shell
 	d   *driver
@@ -702,15 +789,20 @@ func (x segmentsOf) ExtractSegments(output string) []reasoning.Segment {
 	return d.g.(segmented).segments().take()
 }
 
-// endIDsOf makes a shell a reasoning.EndMarker.
-type endIDsOf struct{ s *shell }
-
 // EndIDs returns the IDs that end reasoning (reasoning.EndMarker), for a
 // Gate's thinking budget; nil without a tokenizer.
-func (x endIDsOf) EndIDs() []int { return x.s.endIDs }
+func (s *shell) EndIDs() []int { return s.endIDs }
 
-// endCheck is what IsReasoningEndStreaming remembers: the walk of the IDs it
-// saw last, and its answer for each length of the sequence (endMemo).
+// noEndIDs, beside a *shell in a struct, hides the shell's EndIDs (two
+// methods of one name at one depth are neither promoted): the parser of a
+// family that names no end text is no reasoning.EndMarker.
+type noEndIDs struct{}
+
+func (noEndIDs) EndIDs() []int { return nil }
+
+// endCheck is what IsReasoningEndStreaming remembers: the value for each
+// length of the sequence (endMemo) and, for walkRules, the walk of the IDs
+// it saw last.
 type endCheck struct {
 	walk *driver // a walk of the first n IDs, or nil
 	n    int
@@ -916,52 +1008,45 @@ func (t *trailingSpace) release(ph phase, out emitter) {
 // drop forgets the held whitespace: its section ended.
 func (t *trailingSpace) drop() { t.ws = t.ws[:0] }
 
-// endMemo is what IsReasoningEndStreaming remembers: its answer for each
-// length of the sequence, with, where a family needs it, more of where the
-// check stood (a value whose bit 0 is the answer; see thinkTag's inTool).
+// endMemo is what IsReasoningEndStreaming remembers: the value for each
+// length of the sequence, whose bit 0 is the answer; ID rules that need
+// more of where the check stood keep it in the other bits (the think-tag
+// rules' open tool-call block).
 type endMemo struct {
-	answers []int8 // answers[n-1]: the value for the first n IDs; -1 where not known
-}
-
-// at returns the answer for the first n IDs, if known.
-func (m *endMemo) at(n int) (ended, ok bool) {
-	v, ok := m.value(n)
-	return v&1 == 1, ok
+	values []int8 // values[n-1]: the value for the first n IDs; -1 where not known
 }
 
 // value returns the value for the first n IDs, if known.
 func (m *endMemo) value(n int) (v int8, ok bool) {
-	if n == 0 || n > len(m.answers) || m.answers[n-1] < 0 {
+	if n == 0 || n > len(m.values) || m.values[n-1] < 0 {
 		return 0, false
 	}
-	return m.answers[n-1], true
+	return m.values[n-1], true
 }
 
-// cut forgets the answers beyond the first n IDs and marks those not known
+// cut forgets the values beyond the first n IDs and marks those not known
 // up to n.
 func (m *endMemo) cut(n int) {
-	for len(m.answers) < n {
-		m.answers = append(m.answers, -1)
+	for len(m.values) < n {
+		m.values = append(m.values, -1)
 	}
-	m.answers = m.answers[:n]
+	m.values = m.values[:n]
 }
 
-// fill records answer for every length up to n.
-func (m *endMemo) fill(n int, answer bool) { m.fillValue(n, int8(bit(answer))) }
-
-// fillValue records v for every length up to n.
+// fillValue records v for every length not recorded or marked yet, up to
+// n.
 func (m *endMemo) fillValue(n int, v int8) {
-	for len(m.answers) < n {
-		m.answers = append(m.answers, v)
+	for len(m.values) < n {
+		m.values = append(m.values, v)
 	}
 }
 
-// set records answer for the first n IDs (n > 0, at most as many as known
-// or marked).
-func (m *endMemo) set(n int, answer bool) { m.answers[n-1] = int8(bit(answer)) }
+// setValue records v for the first n IDs (n > 0, at most as many as
+// recorded or marked).
+func (m *endMemo) setValue(n int, v int8) { m.values[n-1] = v }
 
 // A textMachine splits text fed piece by piece into sections, reporting
-// each piece with its offset: the think-tag machine and the driver.
+// each piece with its offset: the driver, and idWalk around it.
 type textMachine interface {
 	feed(text string, accept func(k, at int) bool, out emitter)
 	finish(out emitter)
@@ -1010,6 +1095,15 @@ func (t *tokenText) feed(i int) string {
 	}
 	t.start = append(t.start, t.start[len(t.start)-1]+len(s))
 	return s
+}
+
+// all decodes every token and returns the text.
+func (t *tokenText) all() string {
+	var b strings.Builder
+	for i := range t.ids {
+		b.WriteString(t.feed(i))
+	}
+	return b.String()
 }
 
 // isToken reports whether the bytes [a, b) are the whole text of one token,

@@ -13,13 +13,18 @@ import (
 )
 
 // TestEndCheckRollback streams the IDs of each channel family's sample
-// through IsReasoningEndStreaming one token at a time, as a Gate does,
-// cutting the sequence back now and then (speculative decoding rejecting
-// tokens) and growing it again with other tokens: every answer must be
-// IsReasoningEnd's for the same IDs, with every marker one token (the end
-// check's memo of answers) and with none (its walk).
+// through IsReasoningEndStreaming one to three tokens at a time, as
+// speculative decoding does: now and then a draft of other tokens comes
+// one at a time and is rejected, and the sequence is cut back into a delta
+// of several tokens and grown again one token at a time. Every answer must
+// be IsReasoningEnd's for the same IDs, with every marker one token (the
+// end check's memo of answers) and with none (its walk).
+//
+// Fixed bug: a delta of several tokens after a rejected draft left the
+// draft's answers in the memo at the lengths inside the delta, and a
+// delta that cut back into it read them.
 func TestEndCheckRollback(t *testing.T) {
-	for _, name := range []string{"beam", "hunyuan_a13b", "inkling", "muse_glimmer", "muse_spark", "openai_gptoss"} {
+	for _, name := range []string{"apertus2509", "beam", "hunyuan_a13b", "inkling", "intern_s1", "muse_glimmer", "muse_spark", "openai_gptoss", "solar_open2"} {
 		e, _ := catalog.Lookup(name)
 		markers := slices.Concat(e.Markers, e.Boundaries)
 		for _, v := range []struct {
@@ -35,19 +40,31 @@ func TestEndCheckRollback(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				r := rand.New(rand.NewPCG(1, 2))
-				var seq []int
-				for i := 0; i < len(ids); i++ {
-					if r.IntN(8) == 0 && len(seq) > 0 {
-						seq = seq[:len(seq)-1-r.IntN(min(len(seq), 5))] // cut back
-						seq = append(seq, ids[r.IntN(len(ids))])        // and grown with another token
-					} else {
-						seq = append(seq, ids[i])
-					}
-					got := p.IsReasoningEndStreaming(seq, seq[len(seq)-1:])
+				check := func(seq []int, n int) { // seq's last n IDs are the delta
+					got := p.IsReasoningEndStreaming(seq, seq[len(seq)-n:])
 					fresh, _ := reasoning.New(name, v.tok)
 					if want := fresh.IsReasoningEnd(seq); got != want {
-						t.Fatalf("after %d IDs: IsReasoningEndStreaming = %v, IsReasoningEnd = %v", len(seq), got, want)
+						t.Fatalf("after %d IDs, the last %d new: IsReasoningEndStreaming = %v, IsReasoningEnd = %v", len(seq), n, got, want)
+					}
+				}
+				r := rand.New(rand.NewPCG(1, 2))
+				var seq []int
+				for i := 0; i < len(ids); {
+					if r.IntN(2) == 0 { // a draft of other tokens, then rejected
+						draft := slices.Clip(seq)
+						for range 1 + r.IntN(2) {
+							draft = append(draft, ids[r.IntN(len(ids))])
+							check(draft, 1)
+						}
+					}
+					n := min(1+r.IntN(3), len(ids)-i)
+					seq = append(seq, ids[i:i+n]...)
+					i += n
+					check(seq, n)
+					if n > 1 { // cut back into the delta, grown again one at a time
+						for k := len(seq) - 1 - r.IntN(n-1); k <= len(seq); k++ {
+							check(seq[:k], 1)
+						}
 					}
 				}
 			})

@@ -194,7 +194,7 @@ func newMiniMaxM2AppendThink(tok tokenizer.Tokenizer, cfg reasoning.Config) (rea
 	if err != nil {
 		return nil, err
 	}
-	return &appendThink{ids: ids.(*thinkTag)}, nil
+	return &appendThink{ids: ids}, nil
 }
 
 func init() {
@@ -205,8 +205,8 @@ func init() {
 
 // appendThink passes the output through as content, after "<think>".
 type appendThink struct {
-	ids      *thinkTag // for the end check only
-	started  bool      // "<think>" has been emitted
+	ids      reasoning.Parser // for the end check only
+	started  bool             // "<think>" has been emitted
 	finished bool
 }
 

@@ -276,7 +276,7 @@ func (g *museGrammar) body(s string, at int, out emitter) {
 // "to=", or is a bare "t" or "to" at the very end.
 func (g *museGrammar) candStart(s string) int {
 	n := g.clen + len(s)
-	if i := strings.LastIndex(s, "to="); i >= 0 {
+	if i := lastIndex(s, "to="); i >= 0 {
 		if allNames(s[i+3:]) {
 			return g.clen + i
 		}

@@ -63,16 +63,11 @@ func init() {
 		aliases: []string{"nemotron3", "nemotron_3", "nano_v3"}})
 }
 
-var graniteThinkingFamily = newTagFamily(ThinkTag{
-	Name:          "granite_thinking_parser",
-	Open:          []string{thinkOpen},
-	Close:         []string{thinkClose},
-	Tools:         []string{qwenToolCall},
-	Repeats:       RepeatsDropStray,
-	Thinking:      Switch{Keys: []string{"enable_thinking"}, Default: true},
-	TrimReasoning: true,
-	TrimContent:   "\n",
-})
+var graniteThinkingFamily = newTagFamily(func() ThinkTag {
+	s := renamed(nemotronV3Family, "granite_thinking_parser")
+	s.Boundaries, s.TrimContent = nil, "\n"
+	return s
+}())
 
 // newGraniteThinking builds the "granite_thinking_parser" parser (vLLM's
 // Granite 4.2 engine parser, built on Nemotron 3's).

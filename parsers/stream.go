@@ -155,6 +155,24 @@ func message(r, c *pieces) reasoning.Message {
 	return reasoning.Message{Reasoning: r.String(), Content: c.String()}
 }
 
+// lastIndex is strings.LastIndex(s, sub), sub not empty, for a sub whose
+// last byte is rare in s: it compares only where that byte is, where
+// strings.LastIndex hashes every byte (a header's last <|channel|>, a
+// body's last "to=").
+func lastIndex(s, sub string) int {
+	c := sub[len(sub)-1]
+	for end := len(s); ; {
+		j := strings.LastIndexByte(s[:end], c)
+		if j < 0 {
+			return -1
+		}
+		if i := j + 1 - len(sub); i >= 0 && s[i:j+1] == sub {
+			return i
+		}
+		end = j
+	}
+}
+
 // discard is an emitter that keeps nothing.
 func discard(phase, string, int) {}
 
@@ -263,3 +281,31 @@ func (p *pieces) String() string {
 	}
 	return b.String()
 }
+
+// newIdentity returns the parser of a response without reasoning: the
+// "identity" family, and what a family becomes when thinking is off.
+func newIdentity() *identity { return new(identity) }
+
+// identity passes everything through as content.
+type identity struct{ finished bool }
+
+func (*identity) Extract(output string) reasoning.Message {
+	return reasoning.Message{Content: output}
+}
+
+func (p *identity) ExtractStreaming(d reasoning.Delta) reasoning.Message {
+	if p.finished {
+		return reasoning.Message{}
+	}
+	return reasoning.Message{Content: d.Text}
+}
+
+func (p *identity) Finish() reasoning.Message {
+	p.finished = true
+	return reasoning.Message{}
+}
+
+func (*identity) IsReasoningEnd([]int) bool               { return true }
+func (*identity) IsReasoningEndStreaming(_, _ []int) bool { return true }
+func (*identity) ExtractContentIDs(ids []int) []int       { return ids }
+func (*identity) CountReasoningTokens([]int) int          { return 0 }

@@ -26,11 +26,15 @@ func TestTagTables(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		tp, ok := p.(interface{ fam() *tagFamily })
+		sp, ok := p.(*shell)
+		if !ok {
+			continue
+		}
+		tg, ok := sp.initial.(*tagGrammar)
 		if !ok {
 			continue // not a think-tag family
 		}
-		printTable(&b, name, tp.fam())
+		printTable(&b, name, tg.fam)
 	}
 	golden := filepath.Join("..", "testdata", "thinktag_tables.golden")
 	got := b.String()

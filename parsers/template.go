@@ -88,12 +88,10 @@ func newResponseTemplate(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoni
 	if err != nil {
 		return nil, fmt.Errorf("response_template: %w (%w)", err, reasoning.ErrUnsupportedConfig)
 	}
-	p, err := t.fam.newParser(tok, cfg)
-	if err != nil {
-		return nil, err
-	}
 	on, set := cfg.Thinking("enable_thinking")
-	return &responseTemplate{thinkTag: p.(*thinkTag), tmpl: t, thinking: on || !set}, nil
+	return t.fam.build(tok, cfg, func(r *tagIDs) idRules {
+		return &templateRules{tagIDs: r, tmpl: t, thinking: on || !set}
+	})
 }
 
 func init() {
@@ -427,71 +425,67 @@ func jsonKind(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
-// responseTemplate is one response's "hf" parser: the think-tag machine of
-// its template, with the end check upstream's region parser gives.
-type responseTemplate struct {
-	*thinkTag
+// templateRules are one "hf" response's ID rules: the think-tag family of
+// its template, with the end check and content IDs upstream's region
+// parser gives.
+type templateRules struct {
+	*tagIDs
 	tmpl     *respTemplate
 	thinking bool         // enable_thinking: off, IDs that show nothing count as ended
 	endWalk  templateWalk // what IsReasoningEndStreaming has read
 }
 
-// IsReasoningEnd runs the template over the decoded text of ids, from after
-// the last start anchor in them (the response's start when there is none):
-// reasoning has ended when that leaves the response in content that has
-// begun (text, a tool call, a content marker) or after a closed thinking
-// block, and has not when it leaves it inside thinking. IDs that show
-// neither count as ended only with thinking off. A thinking field that
-// repeats never counts as ended.
-func (p *responseTemplate) IsReasoningEnd(ids []int) bool { return p.endOf(p.output(ids)) }
-
-// endOf is IsReasoningEnd on the output's IDs.
-func (p *responseTemplate) endOf(ids []int) bool {
-	if p.tmpl.repeats {
+// ended runs the template over the decoded text of ids, from after the last
+// start anchor in them (the response's start when there is none): reasoning
+// has ended when that leaves the response in content that has begun (text,
+// a tool call, a content marker) or after a closed thinking block, and has
+// not when it leaves it inside thinking. IDs that show neither count as
+// ended only with thinking off. A thinking field that repeats never counts
+// as ended.
+func (r *templateRules) ended(ids []int) bool {
+	if r.tmpl.repeats {
 		return false
 	}
-	text, _ := decodeEach(p.tok, ids)
-	s := p.start
-	if end, ok := p.tmpl.anchor.after(text); ok {
-		text, s = text[end:], p.fam().defaultStart()
+	t := tokenText{tok: r.s.tok, ids: ids}
+	text, s := t.all(), r.start
+	if end, ok := r.tmpl.anchor.after(text); ok {
+		text, s = text[end:], r.f.defaultStart()
 	}
 	var m machine
-	m.reset(p.fam(), s)
+	m.reset(r.f, s)
 	// Text held as a possible marker at the end is not flushed: like
 	// upstream's probe, a partial delimiter decides nothing.
 	m.feed(text, acceptAll, discard)
-	return p.answer(m.g.state)
+	return r.endedAt(m.g.state)
 }
 
-// answer is the end check's answer where the template leaves the response.
-func (p *responseTemplate) answer(st tagState) bool {
+// endedAt is the end check's answer where the template leaves the response.
+func (r *templateRules) endedAt(st tagState) bool {
 	switch {
 	case st.phase == phaseReasoning:
 		return false
 	case st.seen || st.begun:
 		return true
 	}
-	return !p.thinking
+	return !r.thinking
 }
 
-// IsReasoningEndStreaming answers as IsReasoningEnd(ids) does, where delta
-// is the newest part of ids. Called for consecutive deltas it reads only
-// the newest: it keeps the template's machine and a scanner for the start
-// anchors running over the text so far. A template whose anchors are a
-// pattern, or literals that may overlap, has the whole response read again.
-func (p *responseTemplate) IsReasoningEndStreaming(ids, delta []int) bool {
-	ids, delta = p.outputDelta(ids, delta)
-	a := p.tmpl.anchor
-	if p.tmpl.repeats || a.re != nil || a.overlaps {
-		return p.endOf(ids)
+// endAfter keeps the template's machine and a scanner for the start
+// anchors running over the text so far, and reads only the IDs after from.
+// A template whose anchors are a pattern, or literals that may overlap,
+// has the whole response read again.
+func (r *templateRules) endAfter(_ *endMemo, ids []int, from int, _ int8, _ bool) int8 {
+	a := r.tmpl.anchor
+	if r.tmpl.repeats || a.re != nil || a.overlaps {
+		return int8(bit(r.ended(ids)))
 	}
-	w := &p.endWalk
-	if from := max(0, len(ids)-len(delta)); !w.valid || w.n != from {
-		w.reset(p.fam(), p.start, a.literals)
-		w.feed(p.tok, ids[:from])
+	w := &r.endWalk
+	if !w.valid || w.n != from {
+		w.reset(r.f, r.start, a.literals)
+		w.feed(r.s.tok, ids[:from])
 	}
-	w.feed(p.tok, ids[w.n:])
-	return p.answer(w.m.g.state)
+	w.feed(r.s.tok, ids[w.n:])
+	return int8(bit(r.endedAt(w.m.g.state)))
 }
 
 // templateWalk is the "hf" streaming end check's memory: the template's
@@ -539,22 +533,18 @@ func (w *templateWalk) feed(tok tokenizer.Tokenizer, ids []int) {
 	w.n += len(ids)
 }
 
-// ExtractContentIDs returns the content IDs after the last reasoning token,
-// from after the last start anchor in ids (the response's start when there
-// is none), as the text split gives them: nil while reasoning has not ended.
-func (p *responseTemplate) ExtractContentIDs(ids []int) []int {
-	ids = p.output(ids)
-	if !p.endOf(ids) {
-		return nil
-	}
-	s := p.start
-	text, starts := decodeEach(p.tok, ids)
-	if end, ok := p.tmpl.anchor.after(text); ok {
-		i, _ := slices.BinarySearch(starts, end) // the first token that starts at or after the anchor's end
-		ids, s = ids[min(i, len(ids)):], p.fam().defaultStart()
+// contentIDs returns the content IDs after the last reasoning token, from
+// after the last start anchor in ids (the response's start when there is
+// none), as the text split gives them.
+func (r *templateRules) contentIDs(ids []int) []int {
+	t := tokenText{tok: r.s.tok, ids: ids}
+	text, s := t.all(), r.start
+	if end, ok := r.tmpl.anchor.after(text); ok {
+		i, _ := slices.BinarySearch(t.start[:len(ids)], end) // the first token that starts at or after the anchor's end
+		ids, s = ids[min(i, len(ids)):], r.f.defaultStart()
 	}
 	content := []int{}
-	p.walk(ids, s, func(id int, ph phase) {
+	r.walk(ids, r.grammar(s), func(id int, ph phase) {
 		if ph == phaseReasoning {
 			content = content[:0]
 		} else {
@@ -562,18 +552,6 @@ func (p *responseTemplate) ExtractContentIDs(ids []int) []int {
 		}
 	})
 	return content
-}
-
-// decodeEach decodes ids one by one and returns the text and where each
-// token's text starts in it.
-func decodeEach(tok tokenizer.Tokenizer, ids []int) (string, []int) {
-	var b strings.Builder
-	starts := make([]int, len(ids))
-	for i := range ids {
-		starts[i] = b.Len()
-		b.WriteString(tok.Decode(ids[i : i+1]))
-	}
-	return b.String(), starts
 }
 
 // gemma4ResponseTemplate is the response_template that Gemma 4's

@@ -179,6 +179,7 @@ type tagFamily struct {
 	bits    [kinds]uint64           // by kind: the markers of that kind, as a mask
 	act     [structures]uint64      // by structure: the markers that count there
 	moves   [structures][kinds]move // by structure and kind: what a marker does there
+	shell   machineSpec             // what the shell needs: the markers, and the closer for EndIDs
 }
 
 // newTagFamilyErr prepares spec, or says why its markers cannot be watched.
@@ -205,6 +206,7 @@ func newTagFamilyErr(spec tagSpec) (*tagFamily, error) {
 	if err := marker.Check(f.markers); err != nil {
 		return nil, err
 	}
+	f.shell = machineSpec{markers: f.markers, textOnly: spec.textOnly, endText: spec.close}
 	f.compile()
 	return f, nil
 }
@@ -341,9 +343,9 @@ func (f *tagFamily) rule(s tagState, kind markerKind) move {
 	return mv
 }
 
-// machine is a think-tag family's grammar on the shared driver: what
-// Extract, ExtractStreaming, the prompt replay and the ID walks run.
-// The driver's feed and finish are its own.
+// machine is a think-tag family's grammar on the shared driver, on the
+// stack: what the prompt replay and hf's end check run. The driver's feed
+// and finish are its own.
 type machine struct {
 	driver
 	g tagGrammar
@@ -378,6 +380,7 @@ type tagGrammar struct {
 	lab   heldText      // the start of a block held while it may be the label (label)
 	gap   heldText      // the newlines after a closer, held while a wrapper may follow (wrap)
 	lead  heldText      // the whitespace that starts the output, held while the opener may follow (dropLeadSpace)
+	rules idRules       // the response's ID rules, shared by copies; nil where no parser asks
 }
 
 func (g *tagGrammar) reset(f *tagFamily, s tagState) {
@@ -483,11 +486,15 @@ func (g *tagGrammar) end(out emitter) {
 
 func (g *tagGrammar) ended() bool { return g.state.phase == phaseContent }
 
-// epoch is not asked: a think-tag parser keeps its own ID methods.
+// epoch is constant: the content IDs are those after the last block's
+// opener, which the ID rules find (tagIDs.contentIDs).
 func (g *tagGrammar) epoch() int { return 0 }
 
+// idRules are the response's (tagIDs, or hf's): vLLM's rules, not a walk.
+func (g *tagGrammar) idRules(*shell) idRules { return g.rules }
+
 func (g *tagGrammar) clone() grammar {
-	c := &tagGrammar{fam: g.fam, state: g.state}
+	c := &tagGrammar{fam: g.fam, state: g.state, rules: g.rules}
 	c.ws.ws = append(c.ws.ws, g.ws.ws...)
 	c.cws.ws = append(c.cws.ws, g.cws.ws...)
 	c.lab.ps, c.lab.n = append(c.lab.ps, g.lab.ps...), g.lab.n
@@ -623,63 +630,46 @@ func (g *tagGrammar) releaseLabel(out emitter) {
 	g.lab.reset()
 }
 
-// thinkTag is one response's parser of a think-tag family.
-type thinkTag struct {
-	textShell
-	f     *tagFamily
-	start tagState // where the response starts
-
-	seqs   [][]int             // by marker: its token IDs; nil entries without a tokenizer
-	bounds [][]int             // the boundary markers' IDs that resolved to one token
-	tok    tokenizer.Tokenizer // nil: text only; the ID methods see no marker
-	// textIDs says that the ID methods work on the tokens' decoded text:
-	// some marker is several tokens in this vocabulary (its tokens change
-	// with the text around it), or the family drops whitespace.
-	textIDs bool
-
-	ended endMemo // what IsReasoningEndStreaming saw last
-	// boundaryEnded is the end check's answer at a turn boundary, for a
-	// family with boundaryEnds.
-	boundaryEnded bool
-}
-
-func (p *thinkTag) fam() *tagFamily { return p.f }
-
 // newParser builds a parser of family f. With the thinking switch off (and
 // neither the prompt nor WithForceReasoning opening reasoning) a family whose
 // off mode is offIdentity has no reasoning at all, and the identity parser
 // is returned.
 func (f *tagFamily) newParser(tok tokenizer.Tokenizer, cfg reasoning.Config) (reasoning.Parser, error) {
-	p := &thinkTag{f: f, seqs: make([][]int, len(f.markers)), tok: tok}
-	if tok != nil {
-		p.prompt = cfg.PromptIDs
-	}
-	delims, err := p.resolve(tok, f.markers)
+	return f.build(tok, cfg, nil)
+}
+
+// build is newParser, with the ID rules that rules makes of the family's
+// (tagIDs) in their place when it is not nil (hf's).
+func (f *tagFamily) build(tok tokenizer.Tokenizer, cfg reasoning.Config, rules func(*tagIDs) idRules) (reasoning.Parser, error) {
+	s, delims, err := prepareShell(&f.shell, tok, cfg)
 	if err != nil {
 		return nil, err
 	}
+	r := &tagIDs{s: s, f: f, seqs: make([][]int, len(delims))}
 	for i, d := range delims {
-		p.seqs[i] = d.IDs
+		r.seqs[i] = d.IDs
 		if tok != nil && (!d.Single() || f.textOnly) {
-			p.textIDs = true
-		}
-		if f.textOnly {
-			p.single[i] = -1 // its token is its text: typed look-alikes count too
+			r.textIDs = true
 		}
 	}
 	if tok != nil && (f.trimReasoning || f.trimNewline || f.trimContentEnd || f.trimContent != "" || f.trimOpen != "" || f.label != "" || len(f.tails) > 0 || f.wrap[0] != "" || f.dropLeadSpace) {
-		p.textIDs = true // tokens of dropped whitespace or tails belong to no section
+		r.textIDs = true // tokens of dropped whitespace or tails belong to no section
 	}
 	if tok != nil && f.toolBlocks {
-		p.textIDs = true // the end check follows tool-call blocks, which the text scan does
+		r.textIDs = true // the end check follows tool-call blocks, which the text scan does
 	}
 	for _, b := range f.boundaries {
 		// Boundaries only narrow the end check; a vocabulary without them is fine.
 		if d, err := tokenizer.Resolve(tok, b); err == nil && d.Single() {
-			p.bounds = append(p.bounds, d.IDs)
+			r.bounds = append(r.bounds, d.IDs)
 		}
 	}
-	start, ok := f.startState(tok, cfg, p.single)
+	for _, ids := range slices.Concat(r.seqs, r.bounds) {
+		if len(ids) > 0 {
+			r.firsts |= 1 << (uint(ids[0]) & 63)
+		}
+	}
+	start, ok := f.startState(tok, cfg, s.single)
 	if !ok {
 		return newIdentity(), nil
 	}
@@ -689,12 +679,15 @@ func (f *tagFamily) newParser(tok tokenizer.Tokenizer, cfg reasoning.Config) (re
 	if f.trimContentStart && start.phase == phaseContent && !start.inTool {
 		start.trimming = true // the role line's newline, written by the model, goes
 	}
-	p.start = start
+	r.start = start
 	if f.boundaryEnds != nil {
-		p.boundaryEnded = f.boundaryEnds(cfg)
+		r.boundaryEnded = f.boundaryEnds(cfg)
 	}
-	p.begin(&tagGrammar{fam: f, state: start}, f.markers, f.textOnly)
-	return p, nil
+	g := r.grammar(start)
+	if rules != nil {
+		g.rules = rules(r)
+	}
+	return s.start(g), nil
 }
 
 // startState decides where a response starts; ok is false when it has no
@@ -803,25 +796,14 @@ func (f *tagFamily) fromPrompt(tok tokenizer.Tokenizer, cfg reasoning.Config, si
 	if f.kinds[k] == kindOpen {
 		s = tagState{phase: phaseContent}
 	}
-	var m machine
-	m.reset(f, s)
-	m.feed(text, accept, discard)
-	if held := m.sc.Flush(); held != "" { // a marker cut by the prompt's end is text
-		m.text(held, discard)
-	}
-	s = m.g.state
+	g := &tagGrammar{fam: f, state: s}
+	runPrompt(g, f.markers, text, accept)
+	s = g.state
 	s.begun, s.trimming, s.opened, s.gap, s.wrapped, s.leading = false, false, false, false, false, false
 	if s.phase == phaseReasoning {
 		s.labeling = f.label != "" && strings.TrimSpace(text[len(f.markers[k]):]) == ""
 	}
 	return s, true
-}
-
-// Extract runs a machine of its own, on the stack, over the output.
-func (p *thinkTag) Extract(output string) reasoning.Message {
-	var m machine
-	m.reset(p.fam(), p.start)
-	return collectText(&m, output)
 }
 
 // entry describes the family for the registry-wide tests.

@@ -6,12 +6,19 @@ import (
 	"github.com/reasoning-go/reasoning/internal/marker"
 )
 
-// This file holds the ID-level methods of the think-tag base. A marker that
-// is one token is found by its ID. A marker that is several tokens in the
-// vocabulary is found in the tokens' decoded text, because BPE spells it
-// differently with the text around it (Llama 3 writes "</think>\n\n" as
-// "</", "think", ">\n\n", not as the encoding of "</think>"); a token then
-// belongs to every section its text contributes to.
+// This file holds the think-tag grammar's ID rules (idRules), which differ
+// from a walk on purpose: the end check follows vLLM's is_reasoning_end,
+// which looks back from the end for the last marker that decides, so a
+// stray opener after the end reads as not ended; the content IDs follow
+// extract_content_ids, those after the last block's opener. The shell
+// keeps the prompt skip, the memo and the token walk.
+//
+// A marker that is one token is found by its ID. A marker that is several
+// tokens in the vocabulary is found in the tokens' decoded text, because
+// BPE spells it differently with the text around it (Llama 3 writes
+// "</think>\n\n" as "</", "think", ">\n\n", not as the encoding of
+// "</think>"); a token then belongs to every section its text contributes
+// to.
 
 // Events the end check finds besides a marker index.
 const (
@@ -19,57 +26,67 @@ const (
 	boundaryEvent = -2 // a turn boundary: the scan stops there
 )
 
-// IsReasoningEnd looks back from the end of ids for the last marker: a
-// closing marker or tool-call opener means reasoning has ended, an opening
-// marker that it has not. A boundary marker, or no marker at all, leaves the
-// answer to where the response starts. Inside a tool-call block (toolBlocks)
-// no marker but its closers counts, as in the text split. Without a
-// tokenizer no marker can be seen.
-func (p *thinkTag) IsReasoningEnd(ids []int) bool {
-	if p.tok == nil {
-		return p.answer(noEvent)
-	}
-	ids = p.output(ids)
-	k, _ := p.lastEvent(ids)
-	return p.answerFor(k, ids)
+// tagIDs are the ID rules of one response of a think-tag family.
+type tagIDs struct {
+	s     *shell
+	f     *tagFamily
+	start tagState // where the response starts
+
+	seqs   [][]int // by marker: its token IDs; nil entries without a tokenizer
+	bounds [][]int // the boundary markers' IDs that resolved to one token
+	// firsts has bit id%64 set for the first ID of every marker and
+	// boundary: an ID whose bit is clear begins none (see mayStart).
+	firsts uint64
+	// textIDs says that the rules work on the tokens' decoded text: some
+	// marker is several tokens in this vocabulary (its tokens change with
+	// the text around it), or the family drops whitespace or tails, or
+	// follows tool-call blocks. Else they read the IDs alone.
+	textIDs bool
+	// boundaryEnded is the end check's answer at a turn boundary, for a
+	// family with boundaryEnds.
+	boundaryEnded bool
 }
 
-// IsReasoningEndStreaming answers as IsReasoningEnd(ids) does, where delta
-// is the newest part of ids. Called for the consecutive deltas of one
-// sequence, it looks only at the newest delta (and the few IDs before it a
-// multi-token marker may begin in): it remembers its answer for every
-// length of the sequence it has seen (and whether a tool-call block is
-// open there), so a sequence cut back (speculative decoding rejecting
-// tokens) and grown again costs no more.
-func (p *thinkTag) IsReasoningEndStreaming(ids, delta []int) bool {
-	if p.tok == nil {
-		return p.answer(noEvent)
+// ended looks back from the end of ids for the last marker: a closing
+// marker or tool-call opener means reasoning has ended, an opening marker
+// that it has not. A boundary marker, or no marker at all, leaves the
+// answer to where the response starts. Inside a tool-call block
+// (toolBlocks) no marker but its closers counts, as in the text split.
+func (r *tagIDs) ended(ids []int) bool {
+	if r.s.tok == nil {
+		return r.answer(noEvent)
 	}
-	ids, delta = p.outputDelta(ids, delta)
-	from := max(0, len(ids)-len(delta))
-	if _, pending := p.startLabel(ids[:from]); pending {
-		// The output's first bytes may still be the bare label: the few
-		// IDs so far are read whole.
-		p.ended.cut(0)
-		k, _ := p.lastEvent(ids)
-		return p.answerFor(k, ids)
+	k, _ := r.lastEvent(ids)
+	return r.answerFor(k, ids)
+}
+
+// endAfter reads the events that end after from (the few IDs before from
+// a multi-token marker may begin in included), each deciding the answer
+// from the token it ends at; the memo's value carries the answer and
+// whether a tool-call block is open. While the output's first bytes may
+// still be the bare label (labelOpens), the few IDs so far are read whole.
+func (r *tagIDs) endAfter(m *endMemo, ids []int, from int, v int8, known bool) int8 {
+	if r.f.labelOpens {
+		if _, pending := r.startLabel(ids[:from]); pending {
+			m.cut(0)
+			k, inTool := r.lastEvent(ids)
+			return endValue(r.answerFor(k, ids), inTool)
+		}
 	}
-	v, ok := p.ended.value(from)
-	if !ok {
-		k, inTool := p.lastEvent(ids[:from])
-		v = endValue(p.answerFor(k, ids[:from]), inTool)
+	if !known {
+		k, inTool := r.lastEvent(ids[:from])
+		v = endValue(r.answerFor(k, ids[:from]), inTool)
 	}
-	p.ended.cut(from)
-	p.eventsAfter(ids, from, v&2 != 0, func(k, end int, inTool bool) {
-		p.ended.fillValue(end-1, v) // the answer holds up to the token before the event ends
+	r.eventsAfter(ids, from, v&2 != 0, func(k, end int, inTool bool) {
+		m.fillValue(end-1, v) // the answer holds up to the token before the event ends
 		ans := v&1 == 1
-		if k < 0 || p.fam().kinds[k] != kindToolClose { // a closer of a tool-call block decides nothing
-			ans = p.answer(k)
+		if k < 0 || r.f.kinds[k] != kindToolClose { // a closer of a tool-call block decides nothing
+			ans = r.answer(k)
 		}
 		v = endValue(ans, inTool)
 	})
-	p.ended.fillValue(len(ids), v)
-	return v&1 == 1
+	m.fillValue(len(ids), v)
+	return v
 }
 
 // endValue is what the end check's memo keeps for one length: the answer
@@ -80,71 +97,69 @@ func endValue(ended, inTool bool) int8 { return int8(bit(ended) | bit(inTool)<<1
 // the end check (see lastEvent), or closes a tool-call block, and ends after
 // position from, with the position it ends at and whether a tool-call block
 // is open after it; inTool says whether one is open at from.
-func (p *thinkTag) eventsAfter(ids []int, from int, inTool bool, fn func(k, end int, inTool bool)) {
-	if p.textIDs {
-		p.events(ids, max(0, from-p.longestMarker()), inTool, func(k, start, end int, inTool bool) {
-			if end > from && (p.decides(k, start) || p.fam().kinds[k] == kindToolClose) {
+func (r *tagIDs) eventsAfter(ids []int, from int, inTool bool, fn func(k, end int, inTool bool)) {
+	if r.textIDs {
+		r.events(ids, max(0, from-r.longestMarker()), inTool, func(k, start, end int, inTool bool) {
+			if end > from && (r.decides(k, start) || r.f.kinds[k] == kindToolClose) {
 				fn(k, end, inTool)
 			}
 		})
 		return
 	}
-	deciders := p.deciders()
-	for i := max(0, from-p.longestSeq()+1); i < len(ids); i++ {
-		mask := deciders
-		if i == 0 && p.fam().openAtStart {
-			mask |= p.fam().bits[kindOpen]
+	deciders := r.deciders()
+	for i := from; i < len(ids); i++ { // every marker is one token here (not textIDs)
+		if !r.mayStart(ids[i]) {
+			continue
 		}
-		if k := marker.MatchAt(ids, i, p.seqs, mask); k >= 0 {
-			if end := i + len(p.seqs[k]); end > from {
+		mask := deciders
+		if i == 0 && r.f.openAtStart {
+			mask |= r.f.bits[kindOpen]
+		}
+		if k := marker.MatchAt(ids, i, r.seqs, mask); k >= 0 {
+			if end := i + len(r.seqs[k]); end > from {
 				fn(k, end, false)
 			}
-			i += len(p.seqs[k]) - 1
+			i += len(r.seqs[k]) - 1
 		}
 		// After a marker on the same token: a boundary that is also a
 		// marker (PLaMo's end of turn) scopes.
-		if i >= from && isBoundary(ids[i], p.bounds) {
+		if i >= from && isBoundary(ids[i], r.bounds) {
 			fn(boundaryEvent, i+1, false)
 		}
 	}
 }
 
-// longestSeq is the most tokens a marker takes.
-func (p *thinkTag) longestSeq() int {
-	n := 1
-	for _, s := range p.seqs {
-		n = max(n, len(s))
-	}
-	return n
-}
+// mayStart reports whether a marker or boundary may begin at id (see
+// firsts): most IDs are passed over with one test.
+func (r *tagIDs) mayStart(id int) bool { return r.firsts&(1<<(uint(id)&63)) != 0 }
 
 // answer is the end check's answer when k is the last marker or boundary.
-func (p *thinkTag) answer(k int) bool {
+func (r *tagIDs) answer(k int) bool {
 	// A family whose end check needs a marker answers false for a response
 	// that starts in content by default (not from a prompt that closed the
 	// block) until one shows the end.
-	startsInContent := p.start.phase == phaseContent && (p.start.seen || !p.fam().endNeedsMarker)
+	startsInContent := r.start.phase == phaseContent && (r.start.seen || !r.f.endNeedsMarker)
 	switch k {
 	case boundaryEvent:
-		if p.fam().boundaryEnds != nil {
-			return p.boundaryEnded
+		if r.f.boundaryEnds != nil {
+			return r.boundaryEnded
 		}
 		return startsInContent
 	case noEvent:
 		return startsInContent
 	default:
-		return p.fam().kinds[k] != kindOpen
+		return r.f.kinds[k] != kindOpen
 	}
 }
 
 // answerFor is answer(k) for the output ids: with labelOpens, an output
 // whose text begins with the label has opened a block, so with no marker
 // after it reasoning has not ended.
-func (p *thinkTag) answerFor(k int, ids []int) bool {
-	if opened, _ := p.startLabel(ids); opened && k == noEvent {
+func (r *tagIDs) answerFor(k int, ids []int) bool {
+	if opened, _ := r.startLabel(ids); opened && k == noEvent {
 		return false
 	}
-	return p.answer(k)
+	return r.answer(k)
 }
 
 // startLabel reports, for a family with labelOpens whose response starts
@@ -154,15 +169,15 @@ func (p *thinkTag) answerFor(k int, ids []int) bool {
 // length in text, and at most twice the label's length of them: IDs that
 // take longer to spell it (IDs that decode to nothing) do not begin with
 // it, so the answer is settled after a bounded prefix whatever the IDs.
-func (p *thinkTag) startLabel(ids []int) (opened, pending bool) {
-	f := p.fam()
-	if !f.labelOpens || p.tok == nil || p.start.phase != phaseContent || p.start.inTool {
+func (r *tagIDs) startLabel(ids []int) (opened, pending bool) {
+	f, tok := r.f, r.s.tok
+	if !f.labelOpens || tok == nil || r.start.phase != phaseContent || r.start.inTool {
 		return false, false
 	}
 	var text []byte
 	n := 0
 	for ; n < len(ids) && n < 2*len(f.label) && len(text) < len(f.label); n++ {
-		text = append(text, p.tok.Decode(ids[n:n+1])...)
+		text = append(text, tok.Decode(ids[n:n+1])...)
 	}
 	switch {
 	case len(text) >= len(f.label):
@@ -177,21 +192,21 @@ func (p *thinkTag) startLabel(ids []int) (opened, pending bool) {
 // boundaryEvent or noEvent, and whether a tool-call block is open at the
 // end. Markers that only drop text (drops, tails) or close a tool-call
 // block say nothing of where reasoning stands and are passed over.
-func (p *thinkTag) lastEvent(ids []int) (k int, inTool bool) {
-	if !p.textIDs {
-		pos, k := marker.LastIndexAny(ids, p.seqs, p.deciders(), 0)
+func (r *tagIDs) lastEvent(ids []int) (k int, inTool bool) {
+	if !r.textIDs {
+		pos, k := marker.LastIndexAny(ids, r.seqs, r.deciders(), 0)
 		// A boundary that is also a marker (PLaMo's end of turn) scopes.
-		if b, _ := marker.LastIndexAny(ids, p.bounds, allOf(p.bounds), 0); b >= 0 && b >= pos {
+		if b, _ := marker.LastIndexAny(ids, r.bounds, allOf(r.bounds), 0); b >= 0 && b >= pos {
 			return boundaryEvent, false
 		}
-		if k < 0 && p.fam().openAtStart { // an opener that counts only as the output's first bytes
-			k = marker.MatchAt(ids, 0, p.seqs, p.fam().bits[kindOpen])
+		if k < 0 && r.f.openAtStart { // an opener that counts only as the output's first bytes
+			k = marker.MatchAt(ids, 0, r.seqs, r.f.bits[kindOpen])
 		}
 		return k, false
 	}
 	last := noEvent
-	inTool = p.events(ids, 0, p.start.inTool, func(k, start, _ int, _ bool) {
-		if p.decides(k, start) {
+	inTool = r.events(ids, 0, r.start.inTool, func(k, start, _ int, _ bool) {
+		if r.decides(k, start) {
 			last = k
 		}
 	})
@@ -202,14 +217,14 @@ func (p *thinkTag) lastEvent(ids []int) (k int, inTool bool) {
 // found starting at token start, shows where reasoning stands (see
 // deciders): an opener of a family whose openers count only at the start of
 // the output does at token 0.
-func (p *thinkTag) decides(k, start int) bool {
-	return k < 0 || p.deciders()&(1<<k) != 0 || start == 0 && p.fam().openAtStart && p.fam().kinds[k] == kindOpen
+func (r *tagIDs) decides(k, start int) bool {
+	return k < 0 || r.deciders()&(1<<k) != 0 || start == 0 && r.f.openAtStart && r.f.kinds[k] == kindOpen
 }
 
 // deciders returns the markers that show where reasoning stands: openers,
 // closers, ends and tool-call openers.
-func (p *thinkTag) deciders() uint64 {
-	f := p.fam()
+func (r *tagIDs) deciders() uint64 {
+	f := r.f
 	m := f.bits[kindClose] | f.bits[kindEnd] | f.bits[kindTool]
 	if !f.openAtStart { // an opener anywhere but the start of the output is text
 		m |= f.bits[kindOpen]
@@ -219,51 +234,41 @@ func (p *thinkTag) deciders() uint64 {
 
 func allOf[T any](s []T) uint64 { return 1<<len(s) - 1 }
 
-func (p *thinkTag) longestMarker() int {
+func (r *tagIDs) longestMarker() int {
 	n := 0
-	for _, m := range p.fam().markers {
+	for _, m := range r.f.markers {
 		n = max(n, len(m))
 	}
 	return n
 }
 
-// ExtractContentIDs returns the content IDs that follow the end of the last
-// reasoning block, as the text split would give them: nil while reasoning has
-// not ended, all of ids when the response starts in content and holds no
-// marker.
-func (p *thinkTag) ExtractContentIDs(ids []int) []int {
-	if p.tok == nil {
-		if !p.answer(noEvent) {
-			return nil
-		}
-		return ids
-	}
-	ids = p.output(ids)
-	if k, _ := p.lastEvent(ids); !p.answerFor(k, ids) {
-		return nil
-	}
-	from, state := 0, p.start
-	if b, _ := marker.LastIndexAny(ids, p.bounds, allOf(p.bounds), 0); b >= 0 {
+// contentIDs returns the content IDs that follow the end of the last
+// reasoning block, as the text split would give them: the walk from the
+// last opener that counts (after the last boundary), or from where the
+// response starts.
+func (r *tagIDs) contentIDs(ids []int) []int {
+	from, state := 0, r.start
+	if b, _ := marker.LastIndexAny(ids, r.bounds, allOf(r.bounds), 0); b >= 0 {
 		from = b + 1
 	}
 	// The last opener that counts (an opener of a family whose openers
 	// count only at the output's start, only there; see decides) begins
 	// the last block.
-	if !p.textIDs {
-		o, k := marker.LastIndexAny(ids, p.seqs, p.fam().bits[kindOpen], from)
-		if k >= 0 && !p.decides(k, o) {
+	if !r.textIDs {
+		o, k := marker.LastIndexAny(ids, r.seqs, r.f.bits[kindOpen], from)
+		if k >= 0 && !r.decides(k, o) {
 			o, k = 0, -1
 			if from == 0 {
-				k = marker.MatchAt(ids, 0, p.seqs, p.fam().bits[kindOpen])
+				k = marker.MatchAt(ids, 0, r.seqs, r.f.bits[kindOpen])
 			}
 		}
 		if k >= 0 {
-			from, state = o+len(p.seqs[k]), tagState{phase: phaseReasoning, opened: true, seen: true}
+			from, state = o+len(r.seqs[k]), tagState{phase: phaseReasoning, opened: true, seen: true}
 		}
 	} else {
 		open := -1
-		p.events(ids, from, from == 0 && p.start.inTool, func(k, start, _ int, _ bool) {
-			if k >= 0 && p.fam().kinds[k] == kindOpen && p.decides(k, start) {
+		r.events(ids, from, from == 0 && r.start.inTool, func(k, start, _ int, _ bool) {
+			if k >= 0 && r.f.kinds[k] == kindOpen && r.decides(k, start) {
 				open = start
 			}
 		})
@@ -272,54 +277,29 @@ func (p *thinkTag) ExtractContentIDs(ids []int) []int {
 			from, state = open, tagState{phase: phaseContent}
 		}
 	}
-	content := []int{}
-	p.walk(ids[from:], state, func(id int, ph phase) {
-		if ph == phaseContent {
-			content = append(content, id)
-		}
-	})
-	return content
+	return r.s.contentAfter(ids[from:], r.grammar(state))
 }
 
-// EndIDs returns the IDs of the family's closing marker in this vocabulary
-// (reasoning.EndMarker), for a Gate's thinking budget; nil without a
-// tokenizer or for a family without one.
-func (p *thinkTag) EndIDs() []int {
-	for k, kind := range p.fam().kinds {
-		if kind == kindClose {
-			return p.seqs[k]
-		}
-	}
-	return nil
+// grammar returns the family's grammar standing at s, with nothing held.
+func (r *tagIDs) grammar(s tagState) *tagGrammar {
+	return &tagGrammar{fam: r.f, state: s, rules: r}
 }
 
-// CountReasoningTokens counts the tokens of ids that the text split puts in
-// reasoning, markers excluded, starting where the response starts: pass the
-// output's IDs, not the prompt's.
-func (p *thinkTag) CountReasoningTokens(ids []int) int {
-	if p.tok == nil {
-		return 0
-	}
-	n := 0
-	p.walk(p.output(ids), p.start, func(_ int, ph phase) {
-		if ph == phaseReasoning {
-			n++
-		}
-	})
-	return n
-}
-
-// walk replays the machine over ids from state s and calls visit with each
-// ID that carries text, and the section it belongs to. A tool-call opener is
-// content. A token whose text falls in both sections is visited for each.
-func (p *thinkTag) walk(ids []int, s tagState, visit func(id int, ph phase)) {
-	if p.textIDs {
-		p.walkText(ids, s, visit)
+// walk is the shell's token walk (credit), or, when the rules read the IDs
+// alone, the family's table stepped by them: a single-token marker is its
+// ID, and a tool-call opener is content.
+func (r *tagIDs) walk(ids []int, g grammar, visit func(id int, ph phase)) {
+	if r.textIDs {
+		r.s.credit(ids, g, visit)
 		return
 	}
-	f := p.fam()
+	tg := g.(*tagGrammar)
+	f, s := r.f, tg.state
 	for i := 0; i < len(ids); {
-		k := marker.MatchAt(ids, i, p.seqs, f.active(s))
+		k := -1
+		if r.mayStart(ids[i]) {
+			k = marker.MatchAt(ids, i, r.seqs, f.active(s))
+		}
 		if k < 0 {
 			visit(ids[i], s.phase)
 			s.begun = true
@@ -328,13 +308,14 @@ func (p *thinkTag) walk(ids []int, s tagState, visit func(id int, ph phase)) {
 		}
 		next, keep := f.step(s, k)
 		if keep {
-			for _, id := range p.seqs[k] {
+			for _, id := range r.seqs[k] {
 				visit(id, phaseContent)
 			}
 		}
-		i += len(p.seqs[k])
+		i += len(r.seqs[k])
 		s = next
 	}
+	tg.state = s
 }
 
 // events calls fn for each marker found in the decoded text of ids[from:]
@@ -344,9 +325,9 @@ func (p *thinkTag) walk(ids []int, s tagState, visit func(id int, ph phase)) {
 // Inside a tool-call block (toolBlocks) only its closers count; inTool says
 // whether one is open at from, and fn is told whether one is open after
 // each event. events returns whether one is open at the end.
-func (p *thinkTag) events(ids []int, from int, inTool bool, fn func(k, start, end int, inTool bool)) bool {
-	f := p.fam()
-	t := tokenText{tok: p.tok, ids: ids[from:]}
+func (r *tagIDs) events(ids []int, from int, inTool bool, fn func(k, start, end int, inTool bool)) bool {
+	f := r.f
+	t := tokenText{tok: r.s.tok, ids: ids[from:]}
 	var sc marker.Scanner
 	sc.Reset(f.markers)
 	at := 0 // bytes of text consumed so far
@@ -360,7 +341,7 @@ func (p *thinkTag) events(ids []int, from int, inTool bool, fn func(k, start, en
 			}
 			first, last := t.tokens(at, at+len(f.markers[k]))
 			at += len(f.markers[k])
-			if p.single[k] >= 0 && (first != last || t.ids[last] != p.single[k]) {
+			if one := r.s.single[k]; one >= 0 && (first != last || t.ids[last] != one) {
 				continue // the marker's characters, typed as other tokens
 			}
 			if f.toolBlocks {
@@ -378,7 +359,7 @@ func (p *thinkTag) events(ids []int, from int, inTool bool, fn func(k, start, en
 		// After the markers its text makes: a boundary that is also a
 		// marker (PLaMo's end of turn) scopes. A new turn ends a tool-call
 		// block too.
-		if isBoundary(t.ids[i], p.bounds) {
+		if isBoundary(t.ids[i], r.bounds) {
 			inTool = false
 			fn(boundaryEvent, from+i, from+i+1, false)
 		}
@@ -393,13 +374,4 @@ func isBoundary(id int, bounds [][]int) bool {
 		}
 	}
 	return false
-}
-
-// walkText is walk on the tokens' decoded text: the machine runs as
-// ExtractStreaming runs it, and each byte's section is credited to the token
-// it came from.
-func (p *thinkTag) walkText(ids []int, s tagState, visit func(id int, ph phase)) {
-	var m machine
-	m.reset(p.fam(), s)
-	creditTokens(p.tok, ids, p.fam().markers, p.single, &m, visit)
 }

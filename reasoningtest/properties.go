@@ -286,13 +286,15 @@ func (k *kit) oddIDs() error {
 // streamingEnd checks IsReasoningEndStreaming against IsReasoningEnd over
 // ids, in passes whose number does not grow with len(ids): fresh parsers
 // are asked token by token and two tokens at a time, and must agree with
-// one another at every prefix; IsReasoningEnd (which reads the whole
-// prefix) is asked at no more than maxEndChecks prefixes, those where an
-// answer can change: where the one-token answers change and just before,
-// where the decoded text ends one of markers and just after, the first and
-// last few, and evenly spaced ones. A streaming check that drifts from the
-// whole answer shows at one of them. p answers IsReasoningEnd: a parser
-// whose other methods have been called already, which must not matter.
+// one another at every prefix; a third is cut back and grown again where
+// the answer changes (see rollbacks); IsReasoningEnd (which reads the
+// whole prefix) is asked at no more than maxEndChecks prefixes, those
+// where an answer can change: where the one-token answers change and just
+// before, where the decoded text ends one of markers and just after, the
+// first and last few, and evenly spaced ones. A streaming check that
+// drifts from the whole answer shows at one of them. p answers
+// IsReasoningEnd: a parser whose other methods have been called already,
+// which must not matter.
 func streamingEnd(fresh func() (reasoning.Parser, error), p reasoning.Parser, tok tokenizer.Tokenizer, ids []int, markers []string) error {
 	n := len(ids)
 	if n == 0 {
@@ -315,6 +317,13 @@ func streamingEnd(fresh func() (reasoning.Parser, error), p reasoning.Parser, to
 		if got := two.IsReasoningEndStreaming(ids[:i], ids[prev:i]); got != one[i] {
 			return fmt.Errorf("IsReasoningEndStreaming over %v at %d = %v two at a time, %v one at a time", ids, i, got, one[i])
 		}
+	}
+	back, err := fresh()
+	if err != nil {
+		return err
+	}
+	if err := rollbacks(back, ids, one); err != nil {
+		return err
 	}
 	var at []int // prefixes to ask IsReasoningEnd about, most telling first
 	at = append(at, n, 1)
@@ -342,6 +351,56 @@ func streamingEnd(fresh func() (reasoning.Parser, error), p reasoning.Parser, to
 		if want := p.IsReasoningEnd(ids[:i]); one[i] != want {
 			return fmt.Errorf("IsReasoningEndStreaming over %v, one at a time, at %d = %v; IsReasoningEnd = %v", ids, i, one[i], want)
 		}
+	}
+	return nil
+}
+
+// rollbacks checks that p's IsReasoningEndStreaming still answers as one
+// does (one[i]: the answer for ids[:i]) after the sequence took tokens
+// that were then rejected, as a Gate's Rollback leaves it after
+// speculative decoding: at up to maxEndChecks of the token positions i
+// where the answer changes, after the tokens before i, it takes two other
+// tokens, is cut back to i, takes the next three tokens as one delta, is
+// cut back by two and takes them one at a time. The other tokens are the
+// first token whose answer changes nothing, twice, so that the answers
+// they leave behind differ from the sequence's.
+func rollbacks(p reasoning.Parser, ids []int, one []bool) error {
+	n := len(ids)
+	other := -1
+	for i := 1; i <= n && other < 0; i++ {
+		if one[i] == one[i-1] {
+			other = ids[i-1]
+		}
+	}
+	if other < 0 {
+		return nil
+	}
+	check := func(seq []int, from int) error {
+		if got := p.IsReasoningEndStreaming(seq, seq[from:]); got != one[len(seq)] {
+			return fmt.Errorf("IsReasoningEndStreaming over %v, cut back and grown again, at %d = %v; one at a time, %v", ids, len(seq), got, one[len(seq)])
+		}
+		return nil
+	}
+	pos, checks := 0, 0
+	for i := 0; i+3 <= n && checks < maxEndChecks; i++ {
+		if one[i+1] == one[i] {
+			continue // the token at i changes nothing
+		}
+		checks++
+		if i > pos {
+			if err := check(ids[:i], pos); err != nil {
+				return err
+			}
+		}
+		rejected := append(ids[:i:i], other, other)
+		p.IsReasoningEndStreaming(rejected[:i+1], rejected[i:i+1])
+		p.IsReasoningEndStreaming(rejected[:i+2], rejected[i+1:i+2])
+		for _, step := range [][2]int{{i, i + 3}, {i + 1, i + 2}, {i + 2, i + 3}} {
+			if err := check(ids[:step[1]], step[0]); err != nil {
+				return err
+			}
+		}
+		pos = i + 3
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ package marker
 
 import (
 	"fmt"
+	"math/bits"
 	"strings"
 
 	"github.com/reasoning-go/reasoning/internal/work"
@@ -78,21 +79,21 @@ func (s *Scanner) Reset(markers []string) {
 // SetActive sets which markers are looked for: bit i stands for marker i.
 // Held text is re-examined against the new set by the next call to Next.
 func (s *Scanner) SetActive(mask uint64) {
-	s.active = mask
-	s.first = [256]bool{}
-	s.longest = 0
-	s.only = -1
-	for i, m := range s.markers {
-		if mask&(1<<i) != 0 {
-			switch {
-			case s.longest == 0:
-				s.only = int(m[0])
-			case s.only != int(m[0]): // for good: no marker starts with -1
-				s.only = -1
-			}
-			s.first[m[0]] = true
-			s.longest = max(s.longest, len(m))
+	mask &= 1<<len(s.markers) - 1
+	for m := s.active; m != 0; m &= m - 1 { // the first bytes set so far, and no others
+		s.first[s.markers[bits.TrailingZeros64(m)][0]] = false
+	}
+	s.active, s.longest, s.only = mask, 0, -1
+	for m := mask; m != 0; m &= m - 1 {
+		mk := s.markers[bits.TrailingZeros64(m)]
+		switch {
+		case s.longest == 0:
+			s.only = int(mk[0])
+		case s.only != int(mk[0]): // for good: no marker starts with -1
+			s.only = -1
 		}
+		s.first[mk[0]] = true
+		s.longest = max(s.longest, len(mk))
 	}
 }
 
