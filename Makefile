@@ -27,7 +27,7 @@ test:
 # sweeps included (their parallel subtests share the registry, catalogs and
 # tokenizers), and a bounded run of every fuzz target.
 check: lint peers-check
-	$(GO) test -race -timeout 60m ./...
+	REASONING_SWEEP=full $(GO) test -race -timeout 60m ./...
 	$(MAKE) fuzz
 
 # go vet and staticcheck (fetched through the module proxy at a fixed version).

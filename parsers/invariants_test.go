@@ -22,7 +22,8 @@ const shortSkip = "a sweep on one goroutine: the plain go test run has it"
 
 // TestInvariants checks the guarantees of the design for every registered
 // name, on a corpus built from the family's own markers, so that a family
-// added later is covered without anyone remembering.
+// added later is covered without anyone remembering. make test checks a
+// seeded third of the corpus, make check (REASONING_SWEEP=full) all of it.
 func TestInvariants(t *testing.T) {
 	if testing.Short() {
 		t.Skip(shortSkip)
