@@ -13,18 +13,21 @@
 #   REASONING_VOCAB_DIR=/work/shared/vocab scripts/instr-compare.sh 8e14570 431c2bd HEAD
 #
 # Instruction counts, unlike ns, do not move with what else the machine
-# runs. They are counted by valgrind's callgrind (perf's instruction counter
-# needs a PMU, which this virtual machine does not expose), in one process
-# per revision, with GOGC=off and GOMAXPROCS=1 so that the collector and the
-# scheduler add nothing, and without RDTSCP, which valgrind cannot run.
+# runs: two runs of one revision agree within 0.6%. They are counted by
+# valgrind's callgrind (perf's instruction counter needs a PMU, which this
+# virtual machine does not expose), in one process per revision, with
+# GOGC=off and GOMAXPROCS=1 so that the collector and the scheduler add
+# nothing, and without RDTSCP, which valgrind cannot run.
 # scripts/testdata/instr_test.go, added to each revision's parsers tests
-# with go test -overlay, runs each workload once to warm up and once inside
-# irMeasure; callgrind counts only inside irMeasure and writes a profile
-# after each call. The token columns need the real vocabularies
+# with go test -overlay (with valgrind.go and valgrind_amd64.s, a client
+# request), runs each workload once to warm up and once inside irMeasure,
+# which switches callgrind's instrumentation on for the workload alone and
+# writes a profile after it. The token columns need the real vocabularies
 # (REASONING_VOCAB_DIR, as for make bench). Each revision is checked out
 # into a temporary worktree, removed afterwards (INSTR_KEEP=1 keeps them and
 # the profiles). All names take about 15 minutes per revision on the 2-core
-# machine, most of it loading vocabularies under valgrind.
+# machine when it is busy; revisions run one after the other (run one
+# revision per invocation in parallel to go faster).
 set -euo pipefail
 
 names='.'
@@ -35,7 +38,7 @@ fi
 [ $# -ge 1 ] || { sed -n '2,12p' "$0"; exit 2; }
 
 root=$(git rev-parse --show-toplevel)
-harness=$root/scripts/testdata/instr_test.go
+harness=$root/scripts/testdata
 : "${REASONING_VOCAB_DIR:=$root/testdata/vocab}"
 case $REASONING_VOCAB_DIR in /*) ;; *) REASONING_VOCAB_DIR=$root/$REASONING_VOCAB_DIR ;; esac
 export REASONING_VOCAB_DIR
@@ -53,22 +56,26 @@ for i in $(seq 1 $#); do
 	rev=${!i}
 	wt=$tmp/wt.$i
 	git -C "$root" worktree add --quiet --detach "$wt" "$rev"
-	printf '{"Replace":{"%s":"%s"}}\n' "$wt/parsers/zz_instr_test.go" "$harness" >"$tmp/overlay.json"
+	printf '{"Replace":{"%s":"%s","%s":"%s","%s":"%s"}}\n' \
+		"$wt/parsers/zz_instr_test.go" "$harness/instr_test.go" \
+		"$wt/parsers/zz_valgrind.go" "$harness/valgrind.go" \
+		"$wt/parsers/zz_valgrind_amd64.s" "$harness/valgrind_amd64.s" >"$tmp/overlay.json"
 	(cd "$wt" && go test -overlay "$tmp/overlay.json" -c -o "$tmp/parsers.test" ./parsers/)
 	mkdir "$tmp/cg.$i"
 	echo "$rev: counting (valgrind)" >&2
 	(cd "$wt/parsers" && GOGC=off GOMAXPROCS=1 GODEBUG=asyncpreemptoff=1,cpu.rdtscp=off \
 		INSTR_OUT="$tmp/list.$i" INSTR_NAMES="$names" \
-		valgrind --tool=callgrind --collect-atstart=no \
-		--toggle-collect='*.irMeasure' --dump-after='*.irMeasure' \
+		valgrind --tool=callgrind --instr-atstart=no \
 		--callgrind-out-file="$tmp/cg.$i/out" \
 		"$tmp/parsers.test" -test.run '^TestInstrCount$' -test.count 1 >"$tmp/log.$i" 2>&1) ||
 		{ cat "$tmp/log.$i" >&2; exit 1; }
 	# One profile per irMeasure call, numbered in call order (out.1, out.2,
-	# ...; a last one at exit, empty, has no line in the list).
+	# ...; a last one at exit, empty, has no line in the list). Its totals
+	# line sums the costs it lists; its summary line, the event counter, can
+	# be wrong when instrumentation is switched on midway.
 	n=$(wc -l <"$tmp/list.$i")
 	for k in $(seq 1 "$n"); do
-		awk '/^(summary|totals):/ { print $2; exit }' "$tmp/cg.$i/out.$k"
+		awk '/^totals:/ { print $2; exit }' "$tmp/cg.$i/out.$k"
 	done | paste "$tmp/list.$i" - >"$tmp/counts.$i"
 	git -C "$root" worktree remove --force "$wt"
 done
@@ -94,7 +101,7 @@ awk -F'\t' -v nrev=$# -v revs="${revs[*]}" '
 			split(key, kw, "\t")
 			printf "| `%s` | %s |", kw[1], kw[2]
 			for (i = 1; i <= nrev; i++) {
-				if ((key, i) in v) printf " %.1f |", v[key, i]; else printf " — |"
+				if ((key, i) in v) printf(v[key, i] < 100 ? " %.2f |" : " %.1f |", v[key, i]); else printf " — |"
 			}
 			if ((key, 1) in v && (key, nrev) in v && v[key, 1] > 0)
 				printf " %+.1f%% |\n", 100 * (v[key, nrev] / v[key, 1] - 1)

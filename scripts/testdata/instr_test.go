@@ -17,14 +17,31 @@ import (
 
 	"github.com/reasoning-go/reasoning"
 	"github.com/reasoning-go/reasoning/internal/conformance"
+	"github.com/reasoning-go/reasoning/parsers"
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
-// irMeasure runs f; callgrind collects only inside it and writes a profile
-// after each call, so each profile holds the instructions of one workload.
-//
-//go:noinline
-func irMeasure(f func()) { f() }
+// Callgrind's client requests (valgrind/callgrind.h). Callgrind instruments
+// nothing until the first (--instr-atstart=no), so that what is not
+// measured, such as loading vocabularies, runs at the speed of valgrind's
+// core, several times that of callgrind.
+const (
+	cgDumpStats            = 'C'<<24 | 'T'<<16
+	cgZeroStats            = 'C'<<24 | 'T'<<16 + 1
+	cgStartInstrumentation = 'C'<<24 | 'T'<<16 + 4
+	cgStopInstrumentation  = 'C'<<24 | 'T'<<16 + 5
+)
+
+// irMeasure runs f with callgrind's instrumentation on and writes a profile
+// of f alone: each profile holds the instructions of one workload (and the
+// handful of the requests' own).
+func irMeasure(f func()) {
+	parsers.ValgrindRequest(&[6]uint64{cgStartInstrumentation})
+	parsers.ValgrindRequest(&[6]uint64{cgZeroStats})
+	f()
+	parsers.ValgrindRequest(&[6]uint64{cgDumpStats})
+	parsers.ValgrindRequest(&[6]uint64{cgStopInstrumentation})
+}
 
 // irIDNames are the names whose ID methods are measured (BenchmarkIDs's).
 var irIDNames = []string{"qwen3", "deepseek_r1", "cohere_command3", "gemma4", "kimi_k2", "plamo3", "openai_gptoss", "hunyuan_a13b", "muse_spark"}
