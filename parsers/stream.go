@@ -256,20 +256,22 @@ func message(r, c *pieces) reasoning.Message {
 }
 
 // lastIndex is strings.LastIndex(s, sub), sub not empty, for a sub whose
-// last byte is rare in s: it compares only where that byte is, where
-// strings.LastIndex hashes every byte (a header's last <|channel|>, a
-// body's last "to=").
+// last byte is rare in s: it compares only where that byte is, found
+// forwards by strings.IndexByte, which reads many bytes at a time, where
+// strings.LastIndex hashes every byte and strings.LastIndexByte reads one
+// at a time (a header's last <|channel|>, a body's last "to=").
 func lastIndex(s, sub string) int {
-	c := sub[len(sub)-1]
-	for end := len(s); ; {
-		j := strings.LastIndexByte(s[:end], c)
+	c, last := sub[len(sub)-1], -1
+	for from := 0; ; {
+		j := strings.IndexByte(s[from:], c)
 		if j < 0 {
-			return -1
+			return last
 		}
+		j += from
 		if i := j + 1 - len(sub); i >= 0 && s[i:j+1] == sub {
-			return i
+			last = i
 		}
-		end = j
+		from = j + 1
 	}
 }
 
