@@ -6,8 +6,10 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/reasoning-go/reasoning"
+	"github.com/reasoning-go/reasoning/internal/catalog"
 	"github.com/reasoning-go/reasoning/internal/conformance"
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
@@ -70,6 +72,88 @@ func BenchmarkTable(b *testing.B) {
 			benchStream(b, name, tok, chs[0].Deltas)
 		})
 	}
+}
+
+// BenchmarkExtractVsScan holds Extract to its yardstick, for every
+// registered name: a scan of the same ~1 MiB text BenchmarkTable/<name>/extract
+// splits that finds every occurrence of the family's markers with
+// strings.Index (markerScan), so that a sample dense in markers costs the
+// scan per marker too. Each iteration runs the scan and then Extract, so that
+// a busy machine slows both alike; it reports the time of each per iteration
+// (scan-ns, extract-ns) and their ratio (extract/scan). A name without
+// markers (identity) reports no ratio. It reports too what one copy of the
+// text into a new string costs (copy-ns), the least an Extract that must
+// join its sections from pieces pays besides its scan.
+func BenchmarkExtractVsScan(b *testing.B) {
+	for _, name := range reasoning.Names() {
+		b.Run(name, func(b *testing.B) {
+			out := sample(b, name, 1<<20)
+			markers := familyMarkers(b, name)
+			p, err := reasoning.New(name, conformance.Tokenizer(name, nil), thinkingOn)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(int64(len(out)))
+			b.ReportAllocs()
+			var scanned, extracted, copied time.Duration
+			for b.Loop() {
+				t0 := time.Now()
+				markerScan(out, markers)
+				t1 := time.Now()
+				p.Extract(out)
+				t2 := time.Now()
+				copySink = strings.Clone(out)
+				copied += time.Since(t2)
+				extracted += t2.Sub(t1)
+				scanned += t1.Sub(t0)
+			}
+			copySink = ""
+			n := float64(b.N)
+			b.ReportMetric(float64(scanned.Nanoseconds())/n, "scan-ns")
+			b.ReportMetric(float64(extracted.Nanoseconds())/n, "extract-ns")
+			b.ReportMetric(float64(copied.Nanoseconds())/n, "copy-ns")
+			if len(markers) > 0 {
+				b.ReportMetric(float64(extracted)/float64(scanned), "extract/scan")
+			}
+		})
+	}
+}
+
+// copySink keeps BenchmarkExtractVsScan's copy from being optimized away.
+var copySink string
+
+// familyMarkers returns the markers name recognises in text, as its
+// registered description lists them (reasoning.Info), or its catalog entry
+// where they come from the model's files (hf).
+func familyMarkers(b *testing.B, name string) []string {
+	b.Helper()
+	info, ok := reasoning.Default.Info(name)
+	if !ok {
+		b.Fatalf("no description for %q", name)
+	}
+	if len(info.Markers) > 0 {
+		return info.Markers
+	}
+	e, _ := catalog.Lookup(name)
+	return e.Markers
+}
+
+// markerScan finds every occurrence of every marker in text, one
+// strings.Index call per occurrence (and one more per marker), and returns
+// how many it found: the least work a splitter that must see every marker
+// does.
+func markerScan(text string, markers []string) int {
+	n := 0
+	for _, mk := range markers {
+		for rest := text; ; n++ {
+			i := strings.Index(rest, mk)
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len(mk):]
+		}
+	}
+	return n
 }
 
 // benchStream streams deltas through a new parser per iteration and reports

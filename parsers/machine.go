@@ -372,6 +372,7 @@ type shell struct {
 	spec    *machineSpec
 	live    driver // the streaming response
 	spare   driver // Extract's, reused
+	gather  gather // Extract's sections, reused
 	stream
 	out emitter // the streaming emitter, made once
 
@@ -517,7 +518,7 @@ func (s *shell) fresh(segs bool) *driver {
 
 func (s *shell) Extract(output string) reasoning.Message {
 	s.spare.reset(s.grammar(false), s.spec.markers)
-	m := collectText(&s.spare, output)
+	m := collectText(&s.spare, output, &s.gather)
 	s.spare.g = nil // what it held of output goes with it
 	return m
 }
@@ -785,7 +786,7 @@ func (x segmentsOf) Segments() []reasoning.Segment {
 
 func (x segmentsOf) ExtractSegments(output string) []reasoning.Segment {
 	d := x.s.fresh(true)
-	collectText(d, output)
+	collectText(d, output, new(gather))
 	return d.g.(segmented).segments().take()
 }
 

@@ -11,3 +11,6 @@ const (
 
 // spaces is the whitespace the families trim next to their markers.
 const spaces = " \t\r\n"
+
+// inSpaces reports whether b is one of spaces.
+func inSpaces(b byte) bool { return b == ' ' || b == '\t' || b == '\r' || b == '\n' }

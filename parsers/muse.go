@@ -439,21 +439,26 @@ func (g *museGrammar) startHeader(afterStart bool) {
 }
 
 // recipientOf returns the recipient a header's text names: its first
-// word that begins with "to=", without it; "" when none does.
+// word that begins with "to=", without it; "" when none does. Words are
+// separated by runs of spaces.
 func recipientOf(header string) string {
-	for header != "" {
-		header = strings.TrimLeft(header, spaces)
-		word := header
-		if i := strings.IndexAny(header, spaces); i >= 0 {
-			word, header = header[:i], header[i:]
-		} else {
-			header = ""
+	for from := 0; ; {
+		i := strings.Index(header[from:], "to=")
+		if i < 0 {
+			return ""
 		}
-		if r, ok := strings.CutPrefix(word, "to="); ok {
-			return r
+		i += from
+		if i == 0 || inSpaces(header[i-1]) { // a word begins there
+			word := header[i+3:]
+			for j := 0; j < len(word); j++ {
+				if inSpaces(word[j]) {
+					return word[:j]
+				}
+			}
+			return word
 		}
+		from = i + 1
 	}
-	return ""
 }
 
 // openHeader ends the header at <|message|> (at) and starts the body.

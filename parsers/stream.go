@@ -128,13 +128,113 @@ func (s *stream) backed(k, _ int) bool {
 }
 
 // collectText runs m over a whole output, with text alone: what Extract
-// returns.
-func collectText(m textMachine, output string) reasoning.Message {
-	var r, c pieces
-	out := func(ph phase, s string, _ int) { r.addTo(&c, ph, s) }
+// returns. x gathers the sections; it is left empty, with nothing of output.
+func collectText(m textMachine, output string, x *gather) reasoning.Message {
+	x.start(output)
+	out := x.emit
 	m.feed(output, acceptAll, out)
 	m.finish(out)
-	return message(&r, &c)
+	return x.message()
+}
+
+// gather collects the sections of a whole output (Extract) as spans of the
+// output, merging a piece with the one before it where they are adjacent,
+// and copies each section once at the end. A span holds no pointer, so
+// that gathering costs no write barrier or collector scan per piece, and
+// a shell reuses its room from one Extract to the next without holding on
+// to an output.
+type gather struct {
+	output string
+	emit   emitter // x.add, made once
+	sec    [2][]span
+	// other holds text that is not the output's bytes at its offset (rare:
+	// a grammar's own text); a span with n < 0 stands for other[at].
+	other []string
+}
+
+// A span is the n bytes of the output at offset at, or, with n < 0, the
+// string other[at] (see gather).
+type span struct{ at, n int }
+
+// maxGatherRoom bounds the room a gather keeps between outputs.
+const maxGatherRoom = 8 << 10 // spans per section
+
+// start readies x for output.
+func (x *gather) start(output string) {
+	x.output = output
+	if x.emit == nil {
+		x.emit = x.add
+	}
+}
+
+// add takes s, text of section ph at offset at.
+func (x *gather) add(ph phase, s string, at int) {
+	if s == "" {
+		return
+	}
+	sec := &x.sec[0]
+	if ph != phaseReasoning {
+		sec = &x.sec[1]
+	}
+	// The comparison costs nothing where s is the output's own bytes, as
+	// it nearly always is: equal pointers end it.
+	if end := at + len(s); at >= 0 && end <= len(x.output) && s == x.output[at:end] {
+		if n := len(*sec); n > 0 && (*sec)[n-1].n >= 0 && (*sec)[n-1].at+(*sec)[n-1].n == at {
+			(*sec)[n-1].n += len(s)
+			return
+		}
+		*sec = append(*sec, span{at, len(s)})
+		return
+	}
+	x.other = append(x.other, s)
+	*sec = append(*sec, span{len(x.other) - 1, -1})
+}
+
+// message returns the gathered sections and empties x.
+func (x *gather) message() reasoning.Message {
+	m := reasoning.Message{Reasoning: x.text(x.sec[0]), Content: x.text(x.sec[1])}
+	for i := range x.sec {
+		x.sec[i] = x.sec[i][:0]
+		if cap(x.sec[i]) > maxGatherRoom {
+			x.sec[i] = nil
+		}
+	}
+	clear(x.other)
+	x.other, x.output = x.other[:0], ""
+	return m
+}
+
+// text returns the text of spans: a substring of the output where it is
+// one span of it, else one copy.
+func (x *gather) text(spans []span) string {
+	switch {
+	case len(spans) == 0:
+		return ""
+	case len(spans) == 1:
+		return x.piece(spans[0])
+	}
+	size := 0
+	for _, sp := range spans {
+		if sp.n < 0 {
+			size += len(x.other[sp.at])
+		} else {
+			size += sp.n
+		}
+	}
+	var b strings.Builder
+	b.Grow(size)
+	for _, sp := range spans {
+		b.WriteString(x.piece(sp))
+	}
+	return b.String()
+}
+
+// piece returns the text sp stands for.
+func (x *gather) piece(sp span) string {
+	if sp.n < 0 {
+		return x.other[sp.at]
+	}
+	return x.output[sp.at : sp.at+sp.n]
 }
 
 // scratch returns the pieces of reasoning and content for one delta, empty.
@@ -156,20 +256,22 @@ func message(r, c *pieces) reasoning.Message {
 }
 
 // lastIndex is strings.LastIndex(s, sub), sub not empty, for a sub whose
-// last byte is rare in s: it compares only where that byte is, where
-// strings.LastIndex hashes every byte (a header's last <|channel|>, a
-// body's last "to=").
+// last byte is rare in s: it compares only where that byte is, found
+// forwards by strings.IndexByte, which reads many bytes at a time, where
+// strings.LastIndex hashes every byte and strings.LastIndexByte reads one
+// at a time (a header's last <|channel|>, a body's last "to=").
 func lastIndex(s, sub string) int {
-	c := sub[len(sub)-1]
-	for end := len(s); ; {
-		j := strings.LastIndexByte(s[:end], c)
+	c, last := sub[len(sub)-1], -1
+	for from := 0; ; {
+		j := strings.IndexByte(s[from:], c)
 		if j < 0 {
-			return -1
+			return last
 		}
+		j += from
 		if i := j + 1 - len(sub); i >= 0 && s[i:j+1] == sub {
-			return i
+			last = i
 		}
-		end = j
+		from = j + 1
 	}
 }
 

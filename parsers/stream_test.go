@@ -28,3 +28,28 @@ func TestLastIndex(t *testing.T) {
 		}
 	}
 }
+
+// TestRecipientOf checks recipientOf against a split of the header into
+// words, on seeded random headers: the first word that begins with "to=".
+func TestRecipientOf(t *testing.T) {
+	const seed = 19
+	r := rand.New(rand.NewPCG(seed, 2))
+	pieces := []string{"to=", "t", "o", "=", "a", "xto=", " ", "\t", "\n", "\r", "functions.get", "<|constrain|>", "json"}
+	for range 5000 {
+		var b strings.Builder
+		for range r.IntN(12) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		header := b.String()
+		want := ""
+		for _, word := range strings.FieldsFunc(header, func(c rune) bool { return strings.ContainsRune(spaces, c) }) {
+			if rest, ok := strings.CutPrefix(word, "to="); ok {
+				want = rest
+				break
+			}
+		}
+		if got := recipientOf(header); got != want {
+			t.Fatalf("recipientOf(%q) = %q, want %q (seed %d)", header, got, want, seed)
+		}
+	}
+}

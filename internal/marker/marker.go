@@ -49,14 +49,19 @@ func Check(markers []string) error {
 //
 // The zero Scanner watches no markers; Reset gives it its set.
 type Scanner struct {
-	markers []string  // every marker, by index; shared, never modified
-	active  uint64    // bit i set: markers[i] is looked for
-	first   [256]bool // first bytes of the active markers
-	only    int       // the one first byte all active markers share, else -1
-	longest int       // length of the longest active marker
-	held    string    // proper prefix of an active marker, carried from earlier deltas
-	delta   string    // the current delta
-	cur     int       // offset in delta of what Next has not reached yet
+	markers []string // every marker, by index; shared, never modified
+	active  uint64   // bit i set: markers[i] is looked for
+	// first holds the first bytes of the markers in firstOf, which table
+	// brings up to the active set when it is read: a set that changes at
+	// every marker of a long delta (Extract) is not paid for there.
+	first   [256]bool
+	firstOf uint64
+	only    int    // the one first byte all active markers share, else -1
+	lead    string // the longest prefix all active markers share ("" when none)
+	longest int    // length of the longest active marker
+	held    string // proper prefix of an active marker, carried from earlier deltas
+	delta   string // the current delta
+	cur     int    // offset in delta of what Next has not reached yet
 
 	// next[k] is where marker k next occurs in delta at or after the offset
 	// it was looked for from (len(delta) when nowhere), valid while its bit
@@ -80,21 +85,43 @@ func (s *Scanner) Reset(markers []string) {
 // Held text is re-examined against the new set by the next call to Next.
 func (s *Scanner) SetActive(mask uint64) {
 	mask &= 1<<len(s.markers) - 1
-	for m := s.active; m != 0; m &= m - 1 { // the first bytes set so far, and no others
-		s.first[s.markers[bits.TrailingZeros64(m)][0]] = false
-	}
-	s.active, s.longest, s.only = mask, 0, -1
+	s.active, s.longest, s.lead = mask, 0, ""
 	for m := mask; m != 0; m &= m - 1 {
 		mk := s.markers[bits.TrailingZeros64(m)]
-		switch {
-		case s.longest == 0:
-			s.only = int(mk[0])
-		case s.only != int(mk[0]): // for good: no marker starts with -1
-			s.only = -1
+		if s.longest == 0 {
+			s.lead = mk
+		} else {
+			s.lead = s.lead[:commonPrefix(s.lead, mk)]
 		}
-		s.first[mk[0]] = true
 		s.longest = max(s.longest, len(mk))
 	}
+	s.only = -1
+	if s.lead != "" {
+		s.only = int(s.lead[0])
+	}
+}
+
+// commonPrefix returns the length of the longest common prefix of a and b.
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+// table returns the first bytes of the active markers.
+func (s *Scanner) table() *[256]bool {
+	if s.firstOf != s.active {
+		for m := s.firstOf; m != 0; m &= m - 1 { // the first bytes set so far, and no others
+			s.first[s.markers[bits.TrailingZeros64(m)][0]] = false
+		}
+		for m := s.active; m != 0; m &= m - 1 {
+			s.first[s.markers[bits.TrailingZeros64(m)][0]] = true
+		}
+		s.firstOf = s.active
+	}
+	return &s.first
 }
 
 // Active returns the active set.
@@ -115,8 +142,9 @@ func (s *Scanner) Held() string { return s.held }
 func (s *Scanner) Next() (held, text string, m int) {
 	if h := s.held; h != "" {
 		work.Add(len(h))
+		first := s.table()
 		for i := 0; i < len(h); i++ {
-			if !s.first[h[i]] {
+			if !first[h[i]] {
 				continue
 			}
 			k, full := s.matchAcross(h[i:], s.delta[s.cur:])
@@ -168,13 +196,14 @@ func (s *Scanner) noneStarts(t string) bool {
 	switch {
 	case s.active == 0:
 		return true
+	case len(t) > 32: // index searches it, once
+		return false
 	case s.only >= 0:
 		return strings.IndexByte(t, byte(s.only)) < 0
-	case len(t) > 32:
-		return false
 	}
+	first := s.table()
 	for i := 0; i < len(t); i++ {
-		if s.first[t[i]] {
+		if first[t[i]] {
 			return false
 		}
 	}
@@ -211,17 +240,67 @@ func (s *Scanner) matchAcross(a, b string) (k int, full bool) {
 
 // index returns the position, relative to cur, and the index of the
 // earliest active marker in what remains of the delta; k is -1 when none.
+//
+// Where the active markers share a prefix (most families: "<", Harmony's
+// "<|"), one pass looks for it and tries the markers only where it is, so
+// that a delta dense in markers costs one search per marker found rather
+// than one per active marker. Text where the prefix comes often without a
+// marker (code full of "<") goes to a search per marker instead
+// (indexEach), which strings.Index makes fast there.
 func (s *Scanner) index() (pos, k int) {
+	if s.lead == "" {
+		return s.indexEach(s.cur)
+	}
+	rest := s.delta[s.cur:]
+	for off, misses := 0, 0; ; {
+		i := strings.Index(rest[off:], s.lead)
+		if i < 0 {
+			work.Add(len(rest) - off)
+			return 0, -1
+		}
+		work.Add(i + 1)
+		off += i
+		if k := s.startsAt(rest[off:]); k >= 0 {
+			return off, k
+		}
+		off++
+		if misses++; misses > 4+off>>4 {
+			return s.indexEach(s.cur + off)
+		}
+	}
+}
+
+// startsAt returns the active marker t starts with, whole, or -1; t starts
+// with lead.
+func (s *Scanner) startsAt(t string) int {
+	p := len(s.lead)
+	for m := s.active; m != 0; m &= m - 1 {
+		k := bits.TrailingZeros64(m)
+		mk := s.markers[k]
+		switch {
+		case len(mk) == p: // lead is the one active marker
+			return k
+		case len(mk) <= len(t) && mk[p] == t[p] && t[:len(mk)] == mk:
+			return k
+		}
+	}
+	return -1
+}
+
+// indexEach is index by a search per active marker, from offset from of
+// the delta on; a marker's next occurrence is kept (next) until it is
+// passed.
+func (s *Scanner) indexEach(from int) (pos, k int) {
 	best, k := len(s.delta), -1
 	for i, mk := range s.markers {
 		if s.active&(1<<i) == 0 {
 			continue
 		}
-		if s.known&(1<<i) == 0 || s.next[i] < s.cur {
-			work.Add(len(s.delta) - s.cur)
+		if s.known&(1<<i) == 0 || s.next[i] < from {
+			work.Add(len(s.delta) - from)
 			s.next[i] = len(s.delta)
-			if j := strings.Index(s.delta[s.cur:], mk); j >= 0 {
-				s.next[i] = s.cur + j
+			if j := strings.Index(s.delta[from:], mk); j >= 0 {
+				s.next[i] = from + j
 			}
 			s.known |= 1 << i
 		}
@@ -236,8 +315,9 @@ func (s *Scanner) index() (pos, k int) {
 // prefix of an active marker.
 func (s *Scanner) partial(t string) int {
 	work.Add(min(len(t), s.longest))
+	first := s.table()
 	for i := max(0, len(t)-s.longest+1); i < len(t); i++ {
-		if !s.first[t[i]] {
+		if !first[t[i]] {
 			continue
 		}
 		suffix := t[i:]

@@ -141,6 +141,50 @@ func TestConservation(t *testing.T) {
 	}
 }
 
+// TestConservationLong is TestConservation on long deltas, where the
+// scanner searches for the prefix its active markers share and falls back
+// to a search per marker in text where that prefix comes often without a
+// marker: marker sets with a shared prefix ("<|"), with one first byte and
+// with several, whole inputs and deltas of up to 100 bytes, inputs thick
+// with the markers' first bytes.
+func TestConservationLong(t *testing.T) {
+	sets := []struct {
+		markers, alphabet []string
+	}{
+		{[]string{"<|start|>", "<|channel|>", "<|message|>", "<|end|>"},
+			[]string{"<|", "<", "|", "start|>", "channel|>", "message|>", "end|>", "<|end", "a", "analysis", " ", "\n"}},
+		{[]string{"<think>", "</think>", "<tool_call>"},
+			[]string{"<", "/", "think", ">", "</", "<think", "tool_call>", "a", "<b", " a<b && c<d ", "\n"}},
+		{[]string{"[THINK]", "<think>", "[/THINK]", "</think>"},
+			[]string{"[", "<", "/", "THINK]", "think>", "[/", "</", "x", " "}},
+	}
+	const seed = 3
+	r := rand.New(rand.NewPCG(seed, 4))
+	for _, set := range sets {
+		for range 500 {
+			var b strings.Builder
+			for range r.IntN(200) {
+				b.WriteString(set.alphabet[r.IntN(len(set.alphabet))])
+			}
+			input := b.String()
+			want := reference(set.markers, input)
+			deltas := []string{input}
+			if r.IntN(2) == 0 {
+				deltas = nil
+				for i := 0; i < len(input); {
+					n := min(len(input)-i, r.IntN(100))
+					deltas = append(deltas, input[i:i+n])
+					i += n
+				}
+			}
+			got, _ := scan(set.markers, deltas)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Fatalf("seed %d, markers %q, input %q, deltas %q: mismatch (-want +got):\n%s", seed, set.markers, input, deltas, diff)
+			}
+		}
+	}
+}
+
 // reference finds markers in the whole input with a plain left-to-right
 // search: the earliest marker at each step.
 func reference(markers []string, input string) []event {
