@@ -67,11 +67,19 @@ type stance struct {
 	// grammar must see the text. The driver reads it only where moves is
 	// false.
 	direct int8
-	// hold, with direct, is a byte that text may not end in to go direct:
-	// such text goes to the grammar after all (Hunyuan holds a trailing
-	// newline that may be its closing marker's). 0: none.
-	hold byte
+	// hold, with direct, is the set of bytes (bit c for byte c, below 64)
+	// that text may not end in to go direct: such text goes to the grammar
+	// after all (Hunyuan holds a trailing newline that may be its closing
+	// marker's; a family that trims reasoning's trailing whitespace holds
+	// it). 0: none.
+	hold uint64
 }
+
+// holds reports whether c is in set, a stance's hold.
+func holds(set uint64, c byte) bool { return c < 64 && set&(1<<c) != 0 }
+
+// spaceSet is spaces as a stance's hold.
+const spaceSet = 1<<' ' | 1<<'\t' | 1<<'\r' | 1<<'\n'
 
 // segmented is an optional interface of a grammar that has segments besides
 // reasoning and content, gathered in the builder it returns: its parser is
@@ -98,7 +106,7 @@ type driver struct {
 	fed     int    // bytes fed: the offset of the next delta's first byte
 	moves   bool   // the grammar's stance may change with the next text
 	direct  int8   // the section plain text goes to, or -1 (stance.direct)
-	hold    byte   // the byte such text may not end in (stance.hold)
+	hold    uint64 // the bytes such text may not end in (stance.hold)
 	mask    uint64 // the markers that count (stance.mask)
 	// extra holds markers the scanner watches although they do not count:
 	// those whose token has arrived and whose text has not been seen (IDs
@@ -150,6 +158,21 @@ func (d *driver) feed(text string, accept func(k, at int) bool, out emitter) {
 	}
 }
 
+// pass takes text, the next delta, when it goes whole to one section as it
+// comes (see stance.direct): nothing is held, no byte of it can start a
+// marker the scanner watches, and it does not end in a byte the grammar
+// holds. It returns that section, having moved the offsets past the text,
+// or -1, having done nothing: the text must be fed. It is feed's fast path,
+// for the common delta, with no call per piece.
+func (d *driver) pass(text string) int8 {
+	if d.direct < 0 || text != "" && holds(d.hold, text[len(text)-1]) || !d.sc.Quiet(text) {
+		return -1
+	}
+	d.pos += len(text)
+	d.fed += len(text)
+	return d.direct
+}
+
 // finish ends the text: what the scanner holds, then what the grammar does.
 func (d *driver) finish(out emitter) {
 	if held := d.sc.Flush(); held != "" {
@@ -165,7 +188,7 @@ func (d *driver) text(s string, out emitter) {
 	at := d.pos
 	d.pos += len(s)
 	if d.direct >= 0 {
-		if d.hold == 0 || s[len(s)-1] != d.hold {
+		if !holds(d.hold, s[len(s)-1]) {
 			out(phase(d.direct), s, at)
 			return
 		}
@@ -378,6 +401,7 @@ type shell struct {
 	tok    tokenizer.Tokenizer // nil: text only; the ID methods see no marker
 	turn   int                 // ID of spec.turn when it is one token, else -1
 	allOne bool                // every marker is one token
+	idBits uint64              // bit id&63 for the ID of each marker that is one token: a filter before isMarkerID
 	rules  idRules             // what decides the ID methods
 	endIDs []int
 	memo   endCheck // what IsReasoningEndStreaming remembers
@@ -446,6 +470,9 @@ func prepareShell(spec *machineSpec, tok tokenizer.Tokenizer, cfg reasoning.Conf
 	s.allOne = true
 	for _, id := range s.single {
 		s.allOne = s.allOne && id >= 0
+		if id >= 0 {
+			s.idBits |= 1 << (id & 63)
+		}
 	}
 	if tok != nil {
 		if spec.turn != "" {
@@ -523,6 +550,41 @@ func (s *shell) Extract(output string) reasoning.Message {
 }
 
 func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
+	// The common delta: no marker's ID, no byte that can start a marker,
+	// nothing held; it goes whole to one section.
+	if s.quietIDs(d.IDs) && s.watch == s.live.extra {
+		switch s.live.pass(d.Text) {
+		case int8(phaseReasoning):
+			return reasoning.Message{Reasoning: d.Text}
+		case int8(phaseContent):
+			return reasoning.Message{Content: d.Text}
+		}
+	}
+	return s.feedDelta(d)
+}
+
+// quietIDs reports whether a delta with ids may take the fast path as far
+// as its IDs go: the stream is not finished and none of ids is a marker's
+// (with IDs, the stream is in ID mode from then on: see takeIDs).
+func (s *shell) quietIDs(ids []int) bool {
+	if s.finished {
+		return false
+	}
+	if ids == nil || s.spec.textOnly {
+		return true
+	}
+	s.idMode = true
+	for _, id := range ids {
+		if s.idBits&(1<<(id&63)) != 0 && isMarkerID(s.single, id) {
+			return false
+		}
+	}
+	return true
+}
+
+// feedDelta is ExtractStreaming for a delta that is not quiet: it runs
+// the driver over it.
+func (s *shell) feedDelta(d reasoning.Delta) reasoning.Message {
 	ids := d.IDs
 	if s.spec.textOnly {
 		ids = nil // nothing to count: markers are text

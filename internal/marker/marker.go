@@ -104,6 +104,12 @@ func (s *Scanner) Active() uint64 { return s.active }
 // reached yet is dropped, so call Next until it reports no marker first.
 func (s *Scanner) Feed(delta string) { s.delta, s.cur, s.known = delta, 0, 0 }
 
+// Quiet reports whether Next would return all of t, fed next, as text of
+// its own: nothing is held and no byte of t can start an active marker.
+// A caller may then take t as text without feeding it; the Scanner is as
+// Next would leave it.
+func (s *Scanner) Quiet(t string) bool { return s.held == "" && s.noneStarts(t) }
+
 // Held returns the text held back between deltas.
 func (s *Scanner) Held() string { return s.held }
 
