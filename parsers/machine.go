@@ -158,21 +158,6 @@ func (d *driver) feed(text string, accept func(k, at int) bool, out emitter) {
 	}
 }
 
-// pass takes text, the next delta, when it goes whole to one section as it
-// comes (see stance.direct): nothing is held, no byte of it can start a
-// marker the scanner watches, and it does not end in a byte the grammar
-// holds. It returns that section, having moved the offsets past the text,
-// or -1, having done nothing: the text must be fed. It is feed's fast path,
-// for the common delta, with no call per piece.
-func (d *driver) pass(text string) int8 {
-	if d.direct < 0 || text != "" && holds(d.hold, text[len(text)-1]) || !d.sc.Quiet(text) {
-		return -1
-	}
-	d.pos += len(text)
-	d.fed += len(text)
-	return d.direct
-}
-
 // finish ends the text: what the scanner holds, then what the grammar does.
 func (d *driver) finish(out emitter) {
 	if held := d.sc.Flush(); held != "" {
@@ -496,6 +481,9 @@ func prepareShell(spec *machineSpec, tok tokenizer.Tokenizer, cfg reasoning.Conf
 func (s *shell) start(initial grammar) reasoning.Parser {
 	s.initial = initial
 	s.out = func(ph phase, text string, _ int) { s.r.addTo(&s.c, ph, text) } // one call per piece, the add inlined
+	// One slab per response, for the scanner's joins and the messages,
+	// which grows once.
+	s.live.sc.UseSlab(&s.slab)
 	s.live.reset(initial.clone(), s.spec.markers)
 	s.rules = walkRules{s}
 	if r, ok := initial.(idRuler); ok {
@@ -550,15 +538,19 @@ func (s *shell) Extract(output string) reasoning.Message {
 }
 
 func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
-	// The common delta: no marker's ID, no byte that can start a marker,
-	// nothing held; it goes whole to one section.
-	if s.quietIDs(d.IDs) && s.watch == s.live.extra {
-		switch s.live.pass(d.Text) {
-		case int8(phaseReasoning):
+	// The common delta goes whole to the section text goes to as it comes
+	// (stance.direct), without the scanner, the grammar or the pieces: it
+	// carries no marker's ID, nothing is held, no byte of it can start a
+	// marker the scanner watches, and it does not end in a byte the
+	// grammar holds. Only the offsets count it.
+	if l, t := &s.live, d.Text; l.direct >= 0 && s.watch == l.extra && s.quietIDs(d.IDs) &&
+		(t == "" || !holds(l.hold, t[len(t)-1])) && l.sc.Quiet(t) {
+		l.pos += len(d.Text)
+		l.fed += len(d.Text)
+		if l.direct == int8(phaseReasoning) {
 			return reasoning.Message{Reasoning: d.Text}
-		case int8(phaseContent):
-			return reasoning.Message{Content: d.Text}
 		}
+		return reasoning.Message{Content: d.Text}
 	}
 	return s.feedDelta(d)
 }

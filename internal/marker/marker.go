@@ -66,7 +66,7 @@ type Scanner struct {
 	next  [MaxMarkers]int
 	known uint64
 
-	slab Slab // joins a held prefix with the next delta's bytes
+	slab *Slab // joins a held prefix with the next delta's bytes; nil: one of its own, made when needed
 }
 
 // Reset makes s watch markers (which must pass Check and are not copied),
@@ -74,6 +74,23 @@ type Scanner struct {
 func (s *Scanner) Reset(markers []string) {
 	*s = Scanner{markers: markers, slab: s.slab}
 	s.SetActive(1<<len(markers) - 1)
+}
+
+// UseSlab makes s join the text it holds in slab, which others may join in
+// too (one slab per stream grows once), instead of in one of its own.
+func (s *Scanner) UseSlab(slab *Slab) { s.slab = slab }
+
+// join returns a+b, joined in s's slab when neither is empty.
+func (s *Scanner) join(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	case s.slab == nil:
+		s.slab = new(Slab)
+	}
+	return s.slab.Join(a, b)
 }
 
 // SetActive sets which markers are looked for: bit i stands for marker i.
@@ -108,7 +125,16 @@ func (s *Scanner) Feed(delta string) { s.delta, s.cur, s.known = delta, 0, 0 }
 // its own: nothing is held and no byte of t can start an active marker.
 // A caller may then take t as text without feeding it; the Scanner is as
 // Next would leave it.
-func (s *Scanner) Quiet(t string) bool { return s.held == "" && s.noneStarts(t) }
+func (s *Scanner) Quiet(t string) bool {
+	if s.held != "" {
+		return false
+	}
+	if s.only >= 0 { // noneStarts' common case, without its call
+		work.Add(len(t))
+		return strings.IndexByte(t, byte(s.only)) < 0
+	}
+	return s.noneStarts(t)
+}
 
 // Held returns the text held back between deltas.
 func (s *Scanner) Held() string { return s.held }
@@ -131,7 +157,7 @@ func (s *Scanner) Next() (held, text string, m int) {
 			}
 			mk := s.markers[k]
 			if !full { // h[i:]+rest is a proper prefix of mk: keep waiting
-				s.held = s.slab.Join(h[i:], s.delta[s.cur:])
+				s.held = s.join(h[i:], s.delta[s.cur:])
 				s.cur = len(s.delta)
 				return h[:i], "", -1
 			}
@@ -161,7 +187,7 @@ func (s *Scanner) Next() (held, text string, m int) {
 
 // Flush ends the input and returns the text held back.
 func (s *Scanner) Flush() string {
-	h := s.slab.Join(s.held, s.delta[s.cur:])
+	h := s.join(s.held, s.delta[s.cur:])
 	s.held, s.delta, s.cur = "", "", 0
 	return h
 }
