@@ -1024,7 +1024,7 @@ func (t *trailingSpace) reasoning(s string, at int, out emitter) { t.send(phaseR
 // trailing whitespace; the whitespace held before it goes first when s is
 // not all whitespace.
 func (t *trailingSpace) send(ph phase, s string, at int, out emitter) {
-	body := strings.TrimRight(s, spaces)
+	body := trimSpaceRight(s)
 	if body == "" {
 		t.ws = append(t.ws, piece{s, at})
 		return
@@ -1034,6 +1034,16 @@ func (t *trailingSpace) send(ph phase, s string, at int, out emitter) {
 	if len(body) < len(s) {
 		t.ws = append(t.ws, piece{s[len(body):], at + len(body)})
 	}
+}
+
+// trimSpaceRight is strings.TrimRight(s, spaces), without its cutset
+// set-up: a delta ends in whitespace often.
+func trimSpaceRight(s string) string {
+	n := len(s)
+	for n > 0 && holds(spaceSet, s[n-1]) {
+		n--
+	}
+	return s[:n]
 }
 
 // newline sends s, reasoning at offset at, to out, holding back one
