@@ -55,6 +55,16 @@ func (s *Slab) Join(parts ...string) string {
 	return s.End(start)
 }
 
+// Copy returns a copy of str.
+func (s *Slab) Copy(str string) string {
+	if str == "" {
+		return ""
+	}
+	start := s.Begin(len(str))
+	s.WriteString(str)
+	return s.End(start)
+}
+
 // Begin starts a string of n bytes, which WriteString writes and End
 // returns. Between Begin and End only WriteString may be called, with n
 // bytes in all.
