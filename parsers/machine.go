@@ -552,7 +552,23 @@ func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 		}
 		return reasoning.Message{Content: d.Text}
 	}
-	return s.feedDelta(d)
+	// Any other delta runs the driver, here rather than in a call of its
+	// own, which a grammar that never takes text direct would pay for
+	// every delta.
+	ids := d.IDs
+	if s.spec.textOnly {
+		ids = nil // nothing to count: markers are text
+	}
+	if !s.takeIDs(ids) {
+		return reasoning.Message{}
+	}
+	if s.watch != s.live.extra { // rare: a special token came where it does not count
+		s.live.extra = s.watch
+		s.live.sync()
+	}
+	r, c := s.scratch()
+	s.live.feed(d.Text, s.backed, s.out)
+	return s.joined(r, c)
 }
 
 // quietIDs reports whether a delta with ids may take the fast path as far
@@ -572,25 +588,6 @@ func (s *shell) quietIDs(ids []int) bool {
 		}
 	}
 	return true
-}
-
-// feedDelta is ExtractStreaming for a delta that is not quiet: it runs
-// the driver over it.
-func (s *shell) feedDelta(d reasoning.Delta) reasoning.Message {
-	ids := d.IDs
-	if s.spec.textOnly {
-		ids = nil // nothing to count: markers are text
-	}
-	if !s.takeIDs(ids) {
-		return reasoning.Message{}
-	}
-	if s.watch != s.live.extra { // rare: a special token came where it does not count
-		s.live.extra = s.watch
-		s.live.sync()
-	}
-	r, c := s.scratch()
-	s.live.feed(d.Text, s.backed, s.out)
-	return s.joined(r, c)
 }
 
 func (s *shell) Finish() reasoning.Message {
