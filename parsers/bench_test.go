@@ -268,3 +268,45 @@ func idSample(b *testing.B, name string) (tokenizer.Tokenizer, []int) {
 	tok, _ := vocabFor(b, name) // loaded once per process
 	return tok, tok.Encode(sample(b, name, 64<<10))
 }
+
+// BenchmarkTableFloor measures the floor of BenchmarkTable's streaming
+// columns, on qwen3's deltas as it streams them: a call and
+// strings.IndexByte per delta, the least a parser can do (make bench prints
+// each name's ratio to it).
+func BenchmarkTableFloor(b *testing.B) {
+	out := sample(b, "qwen3", 64<<10)
+	var deltas []reasoning.Delta
+	for i := 0; i < len(out); i += 4 {
+		deltas = append(deltas, reasoning.Delta{Text: out[i:min(len(out), i+4)]})
+	}
+	b.Run("bytes4", func(b *testing.B) { benchFloor(b, deltas) })
+	b.Run("token="+vocabName("qwen3"), func(b *testing.B) {
+		tok, _ := vocabFor(b, "qwen3") // loaded once per process
+		chs, err := conformance.TokenChunkings(tok, out)
+		if err != nil {
+			b.Fatal(err)
+		}
+		benchFloor(b, chs[0].Deltas)
+	})
+}
+
+// benchFloor reports the ns/delta of floorDelta over deltas.
+func benchFloor(b *testing.B, deltas []reasoning.Delta) {
+	n := 0
+	for b.Loop() {
+		for _, d := range deltas {
+			n += floorDelta(d.Text)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(deltas)), "ns/delta")
+	b.ReportMetric(0, "allocs/delta")
+	if n == 42 { // never: keeps the loop
+		b.Log(n)
+	}
+}
+
+// floorDelta is the least a parser does with a delta: a call that looks
+// for a marker's first byte in it.
+//
+//go:noinline
+func floorDelta(s string) int { return strings.IndexByte(s, '<') }

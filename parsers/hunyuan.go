@@ -120,9 +120,9 @@ func (g *hyGrammar) active() stance {
 	case g.phase == hyBefore || g.phase == hyAfter:
 		st.direct = int8(phaseContent)
 	case g.phase == hyThink:
-		st.direct, st.hold = int8(phaseReasoning), '\n'
+		st.direct, st.hold = int8(phaseReasoning), 1<<'\n'
 	case g.phase == hyAnswer:
-		st.direct, st.hold = int8(phaseContent), '\n'
+		st.direct, st.hold = int8(phaseContent), 1<<'\n'
 	}
 	return st
 }

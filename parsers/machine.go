@@ -67,11 +67,19 @@ type stance struct {
 	// grammar must see the text. The driver reads it only where moves is
 	// false.
 	direct int8
-	// hold, with direct, is a byte that text may not end in to go direct:
-	// such text goes to the grammar after all (Hunyuan holds a trailing
-	// newline that may be its closing marker's). 0: none.
-	hold byte
+	// hold, with direct, is the set of bytes (bit c for byte c, below 64)
+	// that text may not end in to go direct: such text goes to the grammar
+	// after all (Hunyuan holds a trailing newline that may be its closing
+	// marker's; a family that trims reasoning's trailing whitespace holds
+	// it). 0: none.
+	hold uint64
 }
+
+// holds reports whether c is in set, a stance's hold.
+func holds(set uint64, c byte) bool { return c < 64 && set&(1<<c) != 0 }
+
+// spaceSet is spaces as a stance's hold.
+const spaceSet = 1<<' ' | 1<<'\t' | 1<<'\r' | 1<<'\n'
 
 // segmented is an optional interface of a grammar that has segments besides
 // reasoning and content, gathered in the builder it returns: its parser is
@@ -98,7 +106,7 @@ type driver struct {
 	fed     int    // bytes fed: the offset of the next delta's first byte
 	moves   bool   // the grammar's stance may change with the next text
 	direct  int8   // the section plain text goes to, or -1 (stance.direct)
-	hold    byte   // the byte such text may not end in (stance.hold)
+	hold    uint64 // the bytes such text may not end in (stance.hold)
 	mask    uint64 // the markers that count (stance.mask)
 	// extra holds markers the scanner watches although they do not count:
 	// those whose token has arrived and whose text has not been seen (IDs
@@ -165,7 +173,7 @@ func (d *driver) text(s string, out emitter) {
 	at := d.pos
 	d.pos += len(s)
 	if d.direct >= 0 {
-		if d.hold == 0 || s[len(s)-1] != d.hold {
+		if !holds(d.hold, s[len(s)-1]) {
 			out(phase(d.direct), s, at)
 			return
 		}
@@ -379,6 +387,7 @@ type shell struct {
 	tok    tokenizer.Tokenizer // nil: text only; the ID methods see no marker
 	turn   int                 // ID of spec.turn when it is one token, else -1
 	allOne bool                // every marker is one token
+	idBits uint64              // bit id&63 for the ID of each marker that is one token: a filter before isMarkerID
 	rules  idRules             // what decides the ID methods
 	endIDs []int
 	memo   endCheck // what IsReasoningEndStreaming remembers
@@ -447,6 +456,9 @@ func prepareShell(spec *machineSpec, tok tokenizer.Tokenizer, cfg reasoning.Conf
 	s.allOne = true
 	for _, id := range s.single {
 		s.allOne = s.allOne && id >= 0
+		if id >= 0 {
+			s.idBits |= 1 << (id & 63)
+		}
 	}
 	if tok != nil {
 		if spec.turn != "" {
@@ -470,6 +482,9 @@ func prepareShell(spec *machineSpec, tok tokenizer.Tokenizer, cfg reasoning.Conf
 func (s *shell) start(initial grammar) reasoning.Parser {
 	s.initial = initial
 	s.out = func(ph phase, text string, _ int) { s.r.addTo(&s.c, ph, text) } // one call per piece, the add inlined
+	// One slab per response, for the scanner's joins and the messages,
+	// which grows once.
+	s.live.sc.UseSlab(&s.slab)
 	s.live.reset(initial.clone(), s.spec.markers)
 	s.rules = walkRules{s}
 	if r, ok := initial.(idRuler); ok {
@@ -524,6 +539,23 @@ func (s *shell) Extract(output string) reasoning.Message {
 }
 
 func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
+	// The common delta goes whole to the section text goes to as it comes
+	// (stance.direct), without the scanner, the grammar or the pieces: it
+	// carries no marker's ID, nothing is held, no byte of it can start a
+	// marker the scanner watches, and it does not end in a byte the
+	// grammar holds. Only the offsets count it.
+	if l, t := &s.live, d.Text; l.direct >= 0 && s.watch == l.extra && s.quietIDs(d.IDs) &&
+		(t == "" || !holds(l.hold, t[len(t)-1])) && l.sc.Quiet(t) {
+		l.pos += len(d.Text)
+		l.fed += len(d.Text)
+		if l.direct == int8(phaseReasoning) {
+			return reasoning.Message{Reasoning: d.Text}
+		}
+		return reasoning.Message{Content: d.Text}
+	}
+	// Any other delta runs the driver, here rather than in a call of its
+	// own, which a grammar that never takes text direct would pay for
+	// every delta.
 	ids := d.IDs
 	if s.spec.textOnly {
 		ids = nil // nothing to count: markers are text
@@ -538,6 +570,25 @@ func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	r, c := s.scratch()
 	s.live.feed(d.Text, s.backed, s.out)
 	return s.joined(r, c)
+}
+
+// quietIDs reports whether a delta with ids may take the fast path as far
+// as its IDs go: the stream is not finished and none of ids is a marker's
+// (with IDs, the stream is in ID mode from then on: see takeIDs).
+func (s *shell) quietIDs(ids []int) bool {
+	if s.finished {
+		return false
+	}
+	if ids == nil || s.spec.textOnly {
+		return true
+	}
+	s.idMode = true
+	for _, id := range ids {
+		if s.idBits&(1<<(id&63)) != 0 && isMarkerID(s.single, id) {
+			return false
+		}
+	}
+	return true
 }
 
 func (s *shell) Finish() reasoning.Message {
@@ -971,7 +1022,7 @@ func (t *trailingSpace) reasoning(s string, at int, out emitter) { t.send(phaseR
 // trailing whitespace; the whitespace held before it goes first when s is
 // not all whitespace.
 func (t *trailingSpace) send(ph phase, s string, at int, out emitter) {
-	body := strings.TrimRight(s, spaces)
+	body := trimSpaceRight(s)
 	if body == "" {
 		t.ws = append(t.ws, piece{s, at})
 		return
@@ -981,6 +1032,16 @@ func (t *trailingSpace) send(ph phase, s string, at int, out emitter) {
 	if len(body) < len(s) {
 		t.ws = append(t.ws, piece{s[len(body):], at + len(body)})
 	}
+}
+
+// trimSpaceRight is strings.TrimRight(s, spaces), without its cutset
+// set-up: a delta ends in whitespace often.
+func trimSpaceRight(s string) string {
+	n := len(s)
+	for n > 0 && holds(spaceSet, s[n-1]) {
+		n--
+	}
+	return s[:n]
 }
 
 // newline sends s, reasoning at offset at, to out, holding back one

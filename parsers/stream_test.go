@@ -53,3 +53,18 @@ func TestRecipientOf(t *testing.T) {
 		}
 	}
 }
+
+// TestSpaceSet checks that spaceSet, a stance's hold, holds the bytes of
+// spaces and no other, and trimSpaceRight against strings.TrimRight.
+func TestSpaceSet(t *testing.T) {
+	for c := range 256 {
+		if got, want := holds(spaceSet, byte(c)), strings.IndexByte(spaces, byte(c)) >= 0; got != want {
+			t.Errorf("holds(spaceSet, %q) = %v, want %v", byte(c), got, want)
+		}
+	}
+	for _, s := range []string{"", " ", "a", "a \t\r\n", " \n a", "a\v", "\x00", "é \n", "\n\n"} {
+		if got, want := trimSpaceRight(s), strings.TrimRight(s, spaces); got != want {
+			t.Errorf("trimSpaceRight(%q) = %q, want %q", s, got, want)
+		}
+	}
+}

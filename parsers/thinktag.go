@@ -395,9 +395,25 @@ func (g *tagGrammar) reset(f *tagFamily, s tagState) {
 func (g *tagGrammar) active() stance {
 	s := &g.state
 	st := stance{mask: g.fam.act[s.key()], direct: -1}
-	st.moves = !s.begun || s.trimming || s.labeling || s.inTail || s.gap || s.wrapped || s.leading
-	if !st.moves && (s.phase == phaseContent && !g.fam.trimContentEnd || s.phase == phaseReasoning && !g.fam.trimReasoning && !g.fam.trimNewline) {
-		st.direct = int8(s.phase)
+	// Whitespace held at the end of a section moves the stance: the next
+	// text releases it.
+	st.moves = !s.begun || s.trimming || s.labeling || s.inTail || s.gap || s.wrapped || s.leading || len(g.ws.ws) > 0 || len(g.cws.ws) > 0
+	if st.moves {
+		return st
+	}
+	switch f := g.fam; s.phase {
+	case phaseContent:
+		st.direct = int8(phaseContent)
+		if f.trimContentEnd {
+			st.hold = spaceSet
+		}
+	case phaseReasoning:
+		st.direct = int8(phaseReasoning)
+		if f.trimReasoning {
+			st.hold = spaceSet
+		} else if f.trimNewline {
+			st.hold = 1 << '\n'
+		}
 	}
 	return st
 }

@@ -42,6 +42,10 @@ type row struct {
 // "BenchmarkTable/qwen3/bytes4-2   100   12 ns/op   0.1 B/delta ...".
 var line = regexp.MustCompile(`^BenchmarkTable/([^/]+)/(extract|bytes4|token=([^\s]+?))(?:-(\d+))?\s+\d+\s+(.*)$`)
 
+// floorLine matches one result line of BenchmarkTableFloor, the floor of
+// the streaming columns: "BenchmarkTableFloor/bytes4-2   100   ...".
+var floorLine = regexp.MustCompile(`^BenchmarkTableFloor/(bytes4|token=[^\s]+?)(?:-\d+)?\s+\d+\s+(.*)$`)
+
 func main() {
 	if err := run(os.Stdin, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "benchtable:", err)
@@ -53,11 +57,20 @@ func run(in io.Reader, out io.Writer) error {
 	rows := map[string]*row{}
 	var order []string
 	cpu, procs := "", ""
+	var floor row // the floor's ns/delta, in the columns of a row
 	sc := bufio.NewScanner(in)
 	for sc.Scan() {
 		text := sc.Text()
 		if c, ok := strings.CutPrefix(text, "cpu: "); ok {
 			cpu = c
+		}
+		if f := floorLine.FindStringSubmatch(text); f != nil {
+			if ns := parseMetrics(f[2])["ns/delta"]; f[1] == "bytes4" {
+				floor.b4ns = ns
+			} else {
+				floor.tkns, floor.hasTk = ns, true
+			}
+			continue
 		}
 		m := line.FindStringSubmatch(text)
 		if m == nil {
@@ -107,14 +120,15 @@ func run(in io.Reader, out io.Writer) error {
 		fmt.Fprintf(out, "| %s | %.1f | %.3f | %s | %s | %s | %.0f |\n", label, r.b4ns, r.b4alloc, tkns, tkalloc, vocab, r.mbps)
 	}
 	fmt.Fprintln(out)
-	summary(out, rows, order, "~4-byte deltas", func(r *row) (float64, bool) { return r.b4ns, r.b4ns > 0 })
-	summary(out, rows, order, "one-token deltas", func(r *row) (float64, bool) { return r.tkns, r.hasTk })
+	summary(out, rows, order, "~4-byte deltas", floor.b4ns, func(r *row) (float64, bool) { return r.b4ns, r.b4ns > 0 })
+	summary(out, rows, order, "one-token deltas", floor.tkns, func(r *row) (float64, bool) { return r.tkns, r.hasTk })
 	return nil
 }
 
 // summary prints the fastest and slowest parsing name for one column and
-// the ratio between them.
-func summary(out io.Writer, rows map[string]*row, order []string, what string, ns func(*row) (float64, bool)) {
+// the ratio between them, and each one's ratio to the floor when there is
+// one (floor > 0).
+func summary(out io.Writer, rows map[string]*row, order []string, what string, floor float64, ns func(*row) (float64, bool)) {
 	var fast, slow *row
 	for _, name := range order {
 		r := rows[name]
@@ -134,7 +148,11 @@ func summary(out io.Writer, rows map[string]*row, order []string, what string, n
 	}
 	f, _ := ns(fast)
 	s, _ := ns(slow)
-	fmt.Fprintf(out, "%s: fastest parsing name `%s` %.1f ns/delta, slowest `%s` %.1f ns/delta (%.2f×).\n", what, fast.name, f, slow.name, s, s/f)
+	fmt.Fprintf(out, "%s: fastest parsing name `%s` %.1f ns/delta, slowest `%s` %.1f ns/delta (%.2f×)", what, fast.name, f, slow.name, s, s/f)
+	if floor > 0 {
+		fmt.Fprintf(out, "; the floor (a call and `strings.IndexByte` per delta) %.1f ns/delta, the fastest %.1f× it, the slowest %.1f×", floor, f/floor, s/floor)
+	}
+	fmt.Fprintln(out, ".")
 }
 
 func orRow(r, other *row) *row {

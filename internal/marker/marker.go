@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/bits"
 	"strings"
+	"unsafe"
 
 	"github.com/reasoning-go/reasoning/internal/work"
 )
@@ -71,14 +72,38 @@ type Scanner struct {
 	next  [MaxMarkers]int
 	known uint64
 
-	slab Slab // joins a held prefix with the next delta's bytes
+	slab *Slab // copies out held text (see hbuf); nil: one of its own, made when needed
+
+	// hbuf holds the held text once a partial marker grows across deltas
+	// (own), so that each delta's bytes are copied there rather than
+	// joined anew with what was held; held text that turns out to be text
+	// is copied out to slab when returned, as hbuf is written again.
+	hbuf []byte
+	own  bool // held is in hbuf
 }
 
 // Reset makes s watch markers (which must pass Check and are not copied),
 // all of them active, with nothing held.
 func (s *Scanner) Reset(markers []string) {
-	*s = Scanner{markers: markers, slab: s.slab}
+	*s = Scanner{markers: markers, slab: s.slab, hbuf: s.hbuf}
 	s.SetActive(1<<len(markers) - 1)
+}
+
+// UseSlab makes s join the text it holds in slab, which others may join in
+// too (one slab per stream grows once), instead of in one of its own.
+func (s *Scanner) UseSlab(slab *Slab) { s.slab = slab }
+
+// join returns a+b, joined in s's slab when neither is empty.
+func (s *Scanner) join(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	case s.slab == nil:
+		s.slab = new(Slab)
+	}
+	return s.slab.Join(a, b)
 }
 
 // SetActive sets which markers are looked for: bit i stands for marker i.
@@ -131,7 +156,23 @@ func (s *Scanner) Active() uint64 { return s.active }
 // reached yet is dropped, so call Next until it reports no marker first.
 func (s *Scanner) Feed(delta string) { s.delta, s.cur, s.known = delta, 0, 0 }
 
+// Quiet reports whether Next would return all of t, fed next, as text of
+// its own: nothing is held and no byte of t can start an active marker.
+// A caller may then take t as text without feeding it; the Scanner is as
+// Next would leave it.
+func (s *Scanner) Quiet(t string) bool {
+	if s.held != "" {
+		return false
+	}
+	if s.only >= 0 { // noneStarts' common case, without its call
+		work.Add(len(t))
+		return strings.IndexByte(t, byte(s.only)) < 0
+	}
+	return s.noneStarts(t)
+}
+
 // Held returns the text held back between deltas.
+// It is valid until the next call to Next or Flush.
 func (s *Scanner) Held() string { return s.held }
 
 // Next returns the text before the next active marker in the text fed so far
@@ -153,19 +194,22 @@ func (s *Scanner) Next() (held, text string, m int) {
 			}
 			mk := s.markers[k]
 			if !full { // h[i:]+rest is a proper prefix of mk: keep waiting
-				s.held = s.slab.Join(h[i:], s.delta[s.cur:])
+				before := s.out(h[:i]) // before hbuf is written
+				s.grow(h[i:], s.delta[s.cur:])
 				s.cur = len(s.delta)
-				return h[:i], "", -1
+				return before, "", -1
 			}
+			before := s.out(h[:i])
 			if n := len(h) - i; len(mk) <= n { // a marker inside what is held
 				s.held = h[i+len(mk):]
 			} else {
-				s.held = ""
+				s.held, s.own = "", false
 				s.cur += len(mk) - n
 			}
-			return h[:i], "", k
+			return before, "", k
 		}
-		held, s.held = h, ""
+		held, s.held = s.out(h), ""
+		s.own = false
 	}
 	rest := s.delta[s.cur:]
 	if s.noneStarts(rest) { // the common delta: nothing to look for
@@ -177,14 +221,44 @@ func (s *Scanner) Next() (held, text string, m int) {
 		return held, rest[:pos], k
 	}
 	cut := len(rest) - s.partial(rest)
-	s.held, s.cur = rest[cut:], len(s.delta)
+	s.held, s.own, s.cur = rest[cut:], false, len(s.delta)
 	return held, rest[:cut], -1
+}
+
+// grow makes a+b the held text, in hbuf: a is what stays held (it may be
+// in hbuf already), b the rest of the delta.
+func (s *Scanner) grow(a, b string) {
+	n := len(a) + len(b)
+	if cap(s.hbuf) < n {
+		s.hbuf = make([]byte, 0, max(n, s.longest, 32))
+	}
+	buf := s.hbuf[:n]
+	copy(buf, a) // a memmove: a may start further on in hbuf
+	copy(buf[len(a):], b)
+	s.held, s.own = unsafe.String(&buf[0], n), true
+}
+
+// out returns h, held text, for the caller to keep: a copy in slab when h
+// is in hbuf.
+func (s *Scanner) out(h string) string {
+	if !s.own || h == "" {
+		return h
+	}
+	if s.slab == nil {
+		s.slab = new(Slab)
+	}
+	return s.slab.Copy(h)
 }
 
 // Flush ends the input and returns the text held back.
 func (s *Scanner) Flush() string {
-	h := s.slab.Join(s.held, s.delta[s.cur:])
-	s.held, s.delta, s.cur = "", "", 0
+	var h string
+	if rest := s.delta[s.cur:]; rest == "" {
+		h = s.out(s.held)
+	} else {
+		h = s.join(s.held, rest)
+	}
+	s.held, s.own, s.delta, s.cur = "", false, "", 0
 	return h
 }
 

@@ -289,3 +289,48 @@ func BenchmarkIndex(b *testing.B) {
 		strings.Index(text, "</think>")
 	}
 }
+
+// TestScanPiecesStay checks that the pieces a Scanner returns stay as they
+// were returned while it goes on (held text grows in a buffer of the
+// Scanner's own, which later deltas overwrite): the pieces of seeded random
+// text with partial and whole markers, kept as returned and joined only at
+// the end, give the input back.
+func TestScanPiecesStay(t *testing.T) {
+	const seed = 19
+	r := rand.New(rand.NewPCG(seed, 2))
+	markers := []string{"<|channel|>", "<|message|>", "</think>", "<<x>"}
+	for range 300 {
+		var in strings.Builder
+		for range r.IntN(60) {
+			switch mk := markers[r.IntN(len(markers))]; r.IntN(4) {
+			case 0:
+				in.WriteString(mk)
+			case 1:
+				in.WriteString(mk[:1+r.IntN(len(mk)-1)]) // a partial marker
+			default:
+				in.WriteString("ab <|c"[r.IntN(6):])
+			}
+		}
+		input := in.String()
+		var s Scanner
+		s.Reset(markers)
+		var pieces []string
+		for i := 0; i < len(input); {
+			n := min(len(input)-i, 1+r.IntN(5))
+			s.Feed(input[i : i+n])
+			i += n
+			for {
+				held, before, k := s.Next()
+				pieces = append(pieces, held, before)
+				if k < 0 {
+					break
+				}
+				pieces = append(pieces, markers[k])
+			}
+		}
+		pieces = append(pieces, s.Flush())
+		if got := strings.Join(pieces, ""); got != input {
+			t.Fatalf("pieces join to %q, want %q (seed %d)", got, input, seed)
+		}
+	}
+}

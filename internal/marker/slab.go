@@ -1,7 +1,7 @@
 package marker
 
 import (
-	"strings"
+	"unsafe"
 
 	"github.com/reasoning-go/reasoning/internal/work"
 )
@@ -12,21 +12,28 @@ import (
 // replaced, not reused), so every string a Slab returned stays valid and
 // unchanged for as long as it is referenced, which keeps its buffer alive.
 //
-// Joining then costs two allocations per buffer, whose size doubles from
+// Joining then costs one allocation per buffer, whose size doubles from
 // 256 bytes to 16 KiB, instead of one per join. A join larger than a
 // quarter of the largest buffer gets an allocation of its own.
 //
 // The zero Slab is ready to use. Copies of a Slab share its current buffer,
 // which is safe as long as they are not used concurrently.
 type Slab struct {
-	b    *strings.Builder
+	// buf is the current buffer. Its first slabHeader bytes hold how many
+	// bytes of it are used, so that copies of the Slab, which share the
+	// buffer, share that count with it and one allocation holds both.
+	buf  []byte
 	size int // capacity of the next buffer
 }
 
 const (
-	slabMin = 256
-	slabMax = 16 << 10
+	slabMin    = 256
+	slabMax    = 16 << 10
+	slabHeader = 8 // an int, the bytes used, at the start of each buffer
 )
+
+// used is the count of bytes used in the current buffer, header included.
+func (s *Slab) used() *int { return (*int)(unsafe.Pointer(unsafe.SliceData(s.buf))) }
 
 // Join returns the concatenation of parts.
 func (s *Slab) Join(parts ...string) string {
@@ -48,28 +55,52 @@ func (s *Slab) Join(parts ...string) string {
 	return s.End(start)
 }
 
+// Copy returns a copy of str.
+func (s *Slab) Copy(str string) string {
+	if str == "" {
+		return ""
+	}
+	start := s.Begin(len(str))
+	s.WriteString(str)
+	return s.End(start)
+}
+
 // Begin starts a string of n bytes, which WriteString writes and End
 // returns. Between Begin and End only WriteString may be called, with n
 // bytes in all.
 func (s *Slab) Begin(n int) (start int) {
 	work.Add(n)
-	if s.b == nil || s.b.Cap()-s.b.Len() < n {
+	if s.buf == nil || len(s.buf)-*s.used() < n {
 		size := n
 		if n <= slabMax/4 {
 			s.size = min(max(2*s.size, slabMin), slabMax)
 			size = max(n, s.size) // a first join may be larger than the first slab
 		}
-		s.b = new(strings.Builder)
-		s.b.Grow(size)
+		// One allocation of bytes, which hold no pointers: the GC does not
+		// scan it, and used's pointer into it keeps it alive as any does.
+		s.buf = make([]byte, slabHeader+size)
+		*s.used() = slabHeader
 	}
-	return s.b.Len()
+	return *s.used()
 }
 
 // WriteString appends str to the string Begin started.
-func (s *Slab) WriteString(str string) { s.b.WriteString(str) }
+func (s *Slab) WriteString(str string) {
+	u := s.used()
+	*u += copy(s.buf[*u:], str)
+}
 
 // Write appends b to the string Begin started.
-func (s *Slab) Write(b []byte) { s.b.Write(b) }
+func (s *Slab) Write(b []byte) {
+	u := s.used()
+	*u += copy(s.buf[*u:], b)
+}
 
 // End returns the string written since Begin returned start.
-func (s *Slab) End(start int) string { return s.b.String()[start:] }
+func (s *Slab) End(start int) string {
+	n := *s.used() - start
+	if n == 0 {
+		return ""
+	}
+	return unsafe.String(&s.buf[start], n)
+}
