@@ -77,10 +77,20 @@ func (g *inklingGrammar) clone() grammar {
 }
 
 func (g *inklingGrammar) active() stance {
-	if g.phase == inklingInTool {
-		return stance{mask: toolBlockEnds, direct: -1}
+	// Text goes direct to its section but in a header, which text may
+	// degrade, and while reasoning's trailing whitespace is held, which the
+	// next text releases: those move the stance.
+	switch g.phase {
+	case inklingInTool:
+		return stance{mask: toolBlockEnds, direct: int8(phaseContent)}
+	case inklingInContent:
+		return stance{mask: 1<<len(inklingMarkers) - 1, direct: int8(phaseContent)}
+	case inklingInReasoning:
+		if len(g.ws.ws) == 0 {
+			return stance{mask: 1<<len(inklingMarkers) - 1, direct: int8(phaseReasoning), hold: spaceSet}
+		}
 	}
-	return stance{mask: 1<<len(inklingMarkers) - 1, direct: -1}
+	return stance{mask: 1<<len(inklingMarkers) - 1, moves: true, direct: -1}
 }
 
 func (g *inklingGrammar) ended() bool { return g.over }
