@@ -92,68 +92,69 @@ func TestResultsStay(t *testing.T) {
 
 		p := newParser()
 		seg, _ := p.(reasoning.Segmenter)
-		var got, kept []reasoning.Message
-		var segs, segsKept []reasoning.Segment
+		var k kept
 		for i, out := range outputs {
 			m := p.Extract(out)
 			if want := newParser().Extract(out); m != want {
 				t.Errorf("%s: Extract of output %d after %d others = %+v, a new parser's %+v", name, i, i, m, want)
 			}
-			got, kept = append(got, m), append(kept, cloneMessage(m))
+			k.message(m)
 			if seg != nil {
-				for _, sg := range seg.ExtractSegments(out) {
-					segs, segsKept = append(segs, sg), append(segsKept, cloneSegment(sg))
-				}
+				k.segments(seg.ExtractSegments(out))
 			}
 		}
-		for i := range got {
-			if got[i] != kept[i] {
-				t.Errorf("%s: Extract of output %d changed to %+v after later calls, was %+v", name, i, got[i], kept[i])
-			}
-		}
-		for i := range segs {
-			if segs[i] != segsKept[i] {
-				t.Errorf("%s: ExtractSegments' piece %d changed to %+v after later calls, was %+v", name, i, segs[i], segsKept[i])
-			}
-		}
+		k.check(t, name+": Extract and ExtractSegments after later calls")
 
 		long := strings.Repeat(a, (64<<10)/len(a)+1)
 		s := newParser()
 		seg, _ = s.(reasoning.Segmenter)
-		got, kept, segs, segsKept = nil, nil, nil, nil
+		k = kept{}
 		take := func(m reasoning.Message) {
-			got, kept = append(got, m), append(kept, cloneMessage(m))
+			k.message(m)
 			if seg != nil {
-				for _, sg := range seg.Segments() {
-					segs, segsKept = append(segs, sg), append(segsKept, cloneSegment(sg))
-				}
+				k.segments(seg.Segments())
 			}
 		}
 		for i := 0; i < len(long); i += 4 {
 			take(s.ExtractStreaming(reasoning.Delta{Text: long[i:min(i+4, len(long))]}))
 		}
 		take(s.Finish())
-		for i := range got {
-			if got[i] != kept[i] {
-				t.Fatalf("%s: message %d of the stream changed to %+v later, was %+v", name, i, got[i], kept[i])
-			}
-		}
-		for i := range segs {
-			if segs[i] != segsKept[i] {
-				t.Fatalf("%s: segment piece %d of the stream changed to %+v later, was %+v", name, i, segs[i], segsKept[i])
-			}
-		}
+		k.check(t, name+": a stream, later in it")
 	}
 }
 
-// cloneSegment returns sg in memory of its own.
-func cloneSegment(sg reasoning.Segment) reasoning.Segment {
-	sg.Channel, sg.Recipient = strings.Clone(sg.Channel), strings.Clone(sg.Recipient)
-	sg.ContentType, sg.Text = strings.Clone(sg.ContentType), strings.Clone(sg.Text)
-	return sg
+// kept holds what a parser returned, and copies of it made at once.
+type kept struct {
+	msgs, msgCopies []reasoning.Message
+	segs, segCopies []reasoning.Segment
 }
 
-// cloneMessage returns m in memory of its own.
-func cloneMessage(m reasoning.Message) reasoning.Message {
-	return reasoning.Message{Reasoning: strings.Clone(m.Reasoning), Content: strings.Clone(m.Content)}
+func (k *kept) message(m reasoning.Message) {
+	k.msgs = append(k.msgs, m)
+	k.msgCopies = append(k.msgCopies, reasoning.Message{Reasoning: strings.Clone(m.Reasoning), Content: strings.Clone(m.Content)})
+}
+
+func (k *kept) segments(segs []reasoning.Segment) {
+	for _, sg := range segs {
+		k.segs = append(k.segs, sg)
+		sg.Channel, sg.Recipient = strings.Clone(sg.Channel), strings.Clone(sg.Recipient)
+		sg.ContentType, sg.Text = strings.Clone(sg.ContentType), strings.Clone(sg.Text)
+		k.segCopies = append(k.segCopies, sg)
+	}
+}
+
+// check reports each message and segment piece that is no longer what it
+// was when returned.
+func (k *kept) check(t *testing.T, when string) {
+	t.Helper()
+	for i := range k.msgs {
+		if k.msgs[i] != k.msgCopies[i] {
+			t.Errorf("%s: message %d changed to %+v, was %+v", when, i, k.msgs[i], k.msgCopies[i])
+		}
+	}
+	for i := range k.segs {
+		if k.segs[i] != k.segCopies[i] {
+			t.Errorf("%s: segment piece %d changed to %+v, was %+v", when, i, k.segs[i], k.segCopies[i])
+		}
+	}
 }
