@@ -901,15 +901,9 @@ type segmentBuilder struct {
 	slab marker.Slab
 }
 
-// clone returns a copy of b that shares no memory with it.
-func (b *segmentBuilder) clone() segmentBuilder {
-	var c segmentBuilder
-	b.cloneInto(&c)
-	return c
-}
-
-// cloneInto makes c such a copy of b in c's own memory: its buffers and
-// its slab, whose strings stay as they were (marker.Slab).
+// cloneInto makes c a copy of b that shares no memory with it, in c's own
+// memory: its buffers and its slab, whose strings stay as they were
+// (marker.Slab).
 func (b *segmentBuilder) cloneInto(c *segmentBuilder) {
 	segs, buf, slab := emptied(c.segs), c.buf[:0], c.slab
 	*c = *b
