@@ -12,7 +12,8 @@ import (
 // A Parser holds the streaming state of one response: make one per request and choice with New.
 // Extract does not touch that state. Methods are not safe for concurrent use on one Parser.
 type Parser interface {
-	// Extract splits a complete output (vLLM extract_reasoning).
+	// Extract splits a complete output (vLLM extract_reasoning). A section that is one piece of output
+	// may be a substring of it, sharing its memory as strings.Cut's results do.
 	Extract(output string) Message
 	// ExtractStreaming takes the next delta and returns what to emit for it (vLLM extract_reasoning_streaming).
 	// A zero Message means "emit nothing for this delta". Text that could still be the start of a marker

@@ -149,9 +149,18 @@ type harmonyGrammar struct {
 }
 
 func (g *harmonyGrammar) clone() grammar {
-	c := *g
-	c.header, c.segs = heldText{}, g.segs.clone()
-	return &c
+	c := new(harmonyGrammar)
+	g.cloneInto(c)
+	return c
+}
+
+// cloneInto leaves out the header g holds, as clone does.
+func (g *harmonyGrammar) cloneInto(dst grammar) {
+	c := dst.(*harmonyGrammar)
+	header, segs := c.header.ps, c.segs
+	*c = *g
+	c.header, c.segs = heldText{ps: emptied(header)}, segs
+	g.segs.cloneInto(&c.segs)
 }
 
 func (g *harmonyGrammar) segments() *segmentBuilder { return &g.segs }

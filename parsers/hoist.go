@@ -70,7 +70,8 @@ type hoistGrammar struct {
 	blocks int // blocks opened from content: the epochs of ExtractContentIDs
 }
 
-func (g *hoistGrammar) clone() grammar { c := *g; return &c }
+func (g *hoistGrammar) clone() grammar        { c := *g; return &c }
+func (g *hoistGrammar) cloneInto(dst grammar) { *dst.(*hoistGrammar) = *g }
 
 func (g *hoistGrammar) active() stance {
 	var m uint64

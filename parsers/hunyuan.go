@@ -82,6 +82,8 @@ func (g *hyGrammar) clone() grammar {
 	return &c
 }
 
+func (g *hyGrammar) cloneInto(dst grammar) { *dst.(*hyGrammar) = *g }
+
 func (g *hyGrammar) ended() bool { return g.phase.ended() }
 func (g *hyGrammar) epoch() int  { return g.opens }
 

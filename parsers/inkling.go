@@ -71,9 +71,17 @@ type inklingGrammar struct {
 }
 
 func (g *inklingGrammar) clone() grammar {
-	c := *g
-	c.header, c.ws = heldText{}, trailingSpace{}
-	return &c
+	c := new(inklingGrammar)
+	g.cloneInto(c)
+	return c
+}
+
+// cloneInto leaves out the header and whitespace g holds, as clone does.
+func (g *inklingGrammar) cloneInto(dst grammar) {
+	c := dst.(*inklingGrammar)
+	header, ws := c.header.ps, c.ws.ws
+	*c = *g
+	c.header, c.ws = heldText{ps: emptied(header)}, trailingSpace{ws: emptied(ws)}
 }
 
 func (g *inklingGrammar) active() stance {

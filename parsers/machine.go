@@ -50,6 +50,10 @@ type grammar interface {
 	epoch() int
 	// clone returns a copy of the grammar that shares no memory with it.
 	clone() grammar
+	// cloneInto makes dst, a grammar of the same family that is no longer
+	// used, such a copy, in dst's own memory: Extract keeps one grammar
+	// from output to output. dst keeps nothing of what it held.
+	cloneInto(dst grammar)
 }
 
 // A stance is what a grammar tells the driver after each call.
@@ -378,9 +382,10 @@ type machineSpec struct {
 type shell struct {
 	initial grammar // where a response starts; never fed
 	spec    *machineSpec
-	live    driver // the streaming response
-	spare   driver // Extract's, reused
-	gather  gather // Extract's sections, reused
+	live    driver  // the streaming response
+	spare   driver  // Extract's, reused
+	gather  gather  // Extract's sections, reused
+	extract grammar // Extract's grammar between outputs, a copy of initial; nil before the first
 	stream
 	out emitter // the streaming emitter, made once
 
@@ -518,10 +523,15 @@ func (s *shell) start(initial grammar) reasoning.Parser {
 // text is dropped.
 func (s *shell) grammar(segs bool) grammar {
 	g := s.initial.clone()
-	if sg, ok := g.(segmented); ok {
-		sg.segments().off = !segs
-	}
+	segmentText(g, segs)
 	return g
+}
+
+// segmentText makes g keep segment text, or drop it, where it has segments.
+func segmentText(g grammar, keep bool) {
+	if sg, ok := g.(segmented); ok {
+		sg.segments().off = !keep
+	}
 }
 
 // fresh returns a driver over a copy of the initial grammar (see grammar).
@@ -531,10 +541,22 @@ func (s *shell) fresh(segs bool) *driver {
 	return d
 }
 
+// Extract returns sections that are one piece of output as substrings of
+// it, and joins only a section made of several: a reasoning block and the
+// answer after it cost no copy and no allocation.
 func (s *shell) Extract(output string) reasoning.Message {
-	s.spare.reset(s.grammar(false), s.spec.markers)
+	g := s.extract
+	if g == nil {
+		g = s.grammar(false)
+	}
+	s.spare.reset(g, s.spec.markers)
 	m := collectText(&s.spare, output, &s.gather)
-	s.spare.g = nil // what it held of output goes with it
+	s.spare.g = nil
+	// The grammar is made the initial one again now, not at the next call,
+	// so that it holds on to nothing of output in between.
+	s.initial.cloneInto(g)
+	segmentText(g, false)
+	s.extract = g
 	return m
 }
 
@@ -879,11 +901,13 @@ type segmentBuilder struct {
 	slab marker.Slab
 }
 
-// clone returns a copy of b that shares no memory with it.
-func (b *segmentBuilder) clone() segmentBuilder {
-	c := *b
-	c.segs, c.buf, c.slab = nil, nil, marker.Slab{}
-	return c
+// cloneInto makes c a copy of b that shares no memory with it, in c's own
+// memory: its buffers and its slab, whose strings stay as they were
+// (marker.Slab).
+func (b *segmentBuilder) cloneInto(c *segmentBuilder) {
+	segs, buf, slab := emptied(c.segs), c.buf[:0], c.slab
+	*c = *b
+	c.segs, c.buf, c.slab = segs, buf, slab
 }
 
 // begin opens the next segment, ending the open one.
@@ -1001,6 +1025,23 @@ func (h *heldText) join(prefix string, slab *marker.Slab) string {
 	return slab.End(start)
 }
 
+// cloneInto makes c a copy of h in c's own memory.
+func (h *heldText) cloneInto(c *heldText) { c.ps, c.n = append(emptied(c.ps), h.ps...), h.n }
+
+// emptied returns s with no elements, for reuse, its memory cleared so that
+// it keeps nothing alive; nil where an unusual output grew it past
+// maxReuse elements.
+func emptied[T any](s []T) []T {
+	if cap(s) > maxReuse {
+		return nil
+	}
+	clear(s[:cap(s)])
+	return s[:0]
+}
+
+// maxReuse bounds the room a grammar keeps for reuse (emptied).
+const maxReuse = 1 << 10
+
 // String returns the held text, for a prompt's header (rare: allocates).
 func (h *heldText) String() string {
 	var b strings.Builder
@@ -1069,6 +1110,9 @@ func (t *trailingSpace) release(ph phase, out emitter) {
 
 // drop forgets the held whitespace: its section ended.
 func (t *trailingSpace) drop() { t.ws = t.ws[:0] }
+
+// cloneInto makes c a copy of t in c's own memory.
+func (t *trailingSpace) cloneInto(c *trailingSpace) { c.ws = append(emptied(c.ws), t.ws...) }
 
 // endMemo is what IsReasoningEndStreaming remembers: the value for each
 // length of the sequence, whose bit 0 is the answer; ID rules that need

@@ -179,9 +179,18 @@ type museGrammar struct {
 }
 
 func (g *museGrammar) clone() grammar {
-	c := *g
-	c.header, c.cand, c.segs = heldText{}, nil, g.segs.clone()
-	return &c
+	c := new(museGrammar)
+	g.cloneInto(c)
+	return c
+}
+
+// cloneInto leaves out the header and candidate g holds, as clone does.
+func (g *museGrammar) cloneInto(dst grammar) {
+	c := dst.(*museGrammar)
+	header, cand, segs := c.header.ps, c.cand, c.segs
+	*c = *g
+	c.header, c.cand, c.segs = heldText{ps: emptied(header)}, emptied(cand), segs
+	g.segs.cloneInto(&c.segs)
 }
 
 func (g *museGrammar) segments() *segmentBuilder { return &g.segs }

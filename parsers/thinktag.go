@@ -510,13 +510,19 @@ func (g *tagGrammar) epoch() int { return 0 }
 func (g *tagGrammar) idRules(*shell) idRules { return g.rules }
 
 func (g *tagGrammar) clone() grammar {
-	c := &tagGrammar{fam: g.fam, state: g.state, rules: g.rules}
-	c.ws.ws = append(c.ws.ws, g.ws.ws...)
-	c.cws.ws = append(c.cws.ws, g.cws.ws...)
-	c.lab.ps, c.lab.n = append(c.lab.ps, g.lab.ps...), g.lab.n
-	c.gap.ps, c.gap.n = append(c.gap.ps, g.gap.ps...), g.gap.n
-	c.lead.ps, c.lead.n = append(c.lead.ps, g.lead.ps...), g.lead.n
+	c := new(tagGrammar)
+	g.cloneInto(c)
 	return c
+}
+
+func (g *tagGrammar) cloneInto(dst grammar) {
+	c := dst.(*tagGrammar)
+	c.fam, c.state, c.rules = g.fam, g.state, g.rules
+	g.ws.cloneInto(&c.ws)
+	g.cws.cloneInto(&c.cws)
+	g.lab.cloneInto(&c.lab)
+	g.gap.cloneInto(&c.gap)
+	g.lead.cloneInto(&c.lead)
 }
 
 // emit sends s to the current section, applying the family's rules: the
