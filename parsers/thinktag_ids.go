@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/reasoning-go/reasoning/internal/marker"
+	"github.com/reasoning-go/reasoning/internal/work"
 )
 
 // This file holds the think-tag grammar's ID rules (idRules), which differ
@@ -139,6 +140,7 @@ func (r *tagIDs) eventsAfter(ids []int, from int, inTool bool, fn func(k, end in
 // holdsEvent reports whether ids hold the ID of a marker that is one token
 // or of a boundary.
 func (r *tagIDs) holdsEvent(ids []int) bool {
+	work.Add(len(ids))
 	for _, id := range ids {
 		if r.mayStart(id) && (isMarkerID(r.s.single, id) || isBoundary(id, r.bounds)) {
 			return true
