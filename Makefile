@@ -1,6 +1,6 @@
 # The README's test command is `make test`, the fast tier: gofmt, go vet,
 # the generated name docs (make docs), every test once (the exhaustive
-# sweeps included), the long-stream test with work counted (tag
+# sweeps included), the long-stream tests with work counted (tag
 # reasoning_work), and the race detector on what runs on several goroutines
 # (-short skips the single-goroutine sweeps there).
 # No test asserts on elapsed time. `make check` is the exhaustive tier;
@@ -20,7 +20,7 @@ test:
 	@# here must be tidied there too (cd bench/peers && go mod tidy).
 	cd bench/peers && $(GO) mod tidy -diff
 	$(GO) test ./...
-	$(GO) test -tags reasoning_work -run '^TestLongOutput$$' ./parsers/
+	$(GO) test -tags reasoning_work -run '^(TestLongOutput|TestEndCheckWork)$$' ./parsers/
 	$(GO) test -race -short ./...
 
 # The exhaustive tier: staticcheck, every test under the race detector, the

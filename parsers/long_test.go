@@ -3,11 +3,14 @@ package parsers_test
 import (
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/reasoning-go/reasoning"
+	"github.com/reasoning-go/reasoning/internal/catalog"
 	"github.com/reasoning-go/reasoning/internal/conformance"
+	"github.com/reasoning-go/reasoning/internal/testvocab"
 	"github.com/reasoning-go/reasoning/internal/work"
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
@@ -214,3 +217,120 @@ func measure(held bool, stream func() reasoning.Parser) (c cost, kept int64) {
 	p.Finish()
 	return c, kept
 }
+
+// TestEndCheckWork checks that IsReasoningEndStreaming, called once per
+// token as a grammar gate calls it, does work per token that does not grow
+// with the output so far: for every name, with thinking as the family
+// defaults and switched on, the last endCheckWindow tokens of a stream of
+// about 32k tokens of the name's sample (in its real vocabulary, and in the
+// toy one where every marker is one token) may do at most twice the work of
+// the same tokens at the end of a stream of about 4k. The two streams end
+// at the same point of the sample, so the windows read the same IDs. Work
+// is counted as for TestLongOutput (tag reasoning_work), and every ID
+// decoded counts one: a check that decodes the output again does work
+// that grows with it.
+func TestEndCheckWork(t *testing.T) {
+	if !work.Counting {
+		t.Skip("work is counted only with -tags reasoning_work; make test runs this test so")
+	}
+	for _, name := range reasoning.Names() {
+		raw := readSample(t, name)
+		e, _ := catalog.Lookup(name)
+		real := countDecodes(testvocab.Load(t, vocabName(name)))
+		toy := countDecodes(conformance.ToyVocab(slices.Concat(e.Markers, e.Boundaries)))
+		if e.Config != nil {
+			real, toy = tokenizer.WithConfig(real, e.Config), tokenizer.WithConfig(toy, e.Config)
+		}
+		for _, v := range []struct {
+			vocab string
+			tok   tokenizer.Tokenizer
+		}{{"real", real}, {"toy", toy}} {
+			for _, s := range []struct {
+				setting string
+				opts    []reasoning.Option
+			}{{"default", nil}, {"on", []reasoning.Option{thinkingOn}}} {
+				t.Run(name+"/"+v.vocab+"/"+s.setting, func(t *testing.T) {
+					if _, err := reasoning.New(name, v.tok, s.opts...); err != nil {
+						t.Skipf("the vocabulary cannot serve %s: %v", name, err)
+					}
+					period := v.tok.Encode(raw)
+					short, long := roundUp(4<<10, len(period)), roundUp(32<<10, len(period))
+					ids := make([]int, long)
+					for i := range ids {
+						ids[i] = period[i%len(period)]
+					}
+					w1, all1 := endCheckWork(t, name, v.tok, s.opts, ids[:short], 0)
+					w2, all2 := endCheckWork(t, name, v.tok, s.opts, ids, 2*uint64(long/short)*all1)
+					switch {
+					case w2 == stoppedEarly:
+						t.Errorf("%d tokens: stopped once the work passed %d, twice what linear work would do (%d at %d tokens)", long, 2*uint64(long/short)*all1, all1, short)
+					case w2 > 2*w1+endCheckWindow:
+						t.Errorf("the last %d end checks of %d tokens did %d work, %.1fx that at %d tokens (%d); %d in all", endCheckWindow, long, w2, float64(w2)/float64(max(w1, 1)), short, w1, all2)
+					}
+				})
+			}
+		}
+	}
+}
+
+// endCheckWindow is how many of a stream's last end checks TestEndCheckWork
+// counts.
+const endCheckWindow = 1000
+
+// endCheckWork calls IsReasoningEndStreaming once per token of ids on a new
+// parser, and returns the work of the last endCheckWindow calls and of all.
+// Past limit work in all (0: none) it stops, and returns stoppedEarly as
+// the last calls' work: a check whose work grows with the output fails in
+// seconds, not hours.
+func endCheckWork(t *testing.T, name string, tok tokenizer.Tokenizer, opts []reasoning.Option, ids []int, limit uint64) (last, all uint64) {
+	t.Helper()
+	p, err := reasoning.New(name, tok, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := work.Total()
+	start := first
+	for i := 1; i <= len(ids); i++ {
+		if i == len(ids)-endCheckWindow+1 {
+			start = work.Total()
+		}
+		if limit > 0 && i%256 == 0 && work.Total()-first > limit {
+			return stoppedEarly, work.Total() - first
+		}
+		p.IsReasoningEndStreaming(ids[:i], ids[i-1:i])
+	}
+	return work.Total() - start, work.Total() - first
+}
+
+// stoppedEarly is what endCheckWork returns for a stream it stopped.
+const stoppedEarly = ^uint64(0)
+
+// roundUp returns the least multiple of m that is at least n.
+func roundUp(n, m int) int { return (n + m - 1) / m * m }
+
+// countDecodes returns tok, counting each ID it decodes as one unit of work
+// (package internal/work); it keeps a vocabulary size tok reports.
+func countDecodes(tok tokenizer.Tokenizer) tokenizer.Tokenizer {
+	c := decodeCounter{tok}
+	if s, ok := tok.(interface{ VocabSize() int }); ok {
+		return sizedDecodeCounter{c, s}
+	}
+	return c
+}
+
+// decodeCounter counts the IDs its tokenizer decodes (see countDecodes).
+type decodeCounter struct{ tokenizer.Tokenizer }
+
+func (c decodeCounter) Decode(ids []int) string {
+	work.Add(len(ids))
+	return c.Tokenizer.Decode(ids)
+}
+
+// sizedDecodeCounter is a decodeCounter of a tokenizer that reports its
+// vocabulary size.
+type sizedDecodeCounter struct {
+	decodeCounter
+	sized interface{ VocabSize() int }
+}
+
+func (c sizedDecodeCounter) VocabSize() int { return c.sized.VocabSize() }

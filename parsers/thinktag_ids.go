@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/reasoning-go/reasoning/internal/marker"
+	"github.com/reasoning-go/reasoning/internal/work"
 )
 
 // This file holds the think-tag grammar's ID rules (idRules), which differ
@@ -65,6 +66,9 @@ func (r *tagIDs) ended(ids []int) bool {
 // from the token it ends at; the memo's value carries the answer and
 // whether a tool-call block is open. While the output's first bytes may
 // still be the bare label (labelOpens), the few IDs so far are read whole.
+// When every marker is one token, IDs after from that hold none of them
+// and no boundary end no event: the value known at from holds, and their
+// text is not read.
 func (r *tagIDs) endAfter(m *endMemo, ids []int, from int, v int8, known bool) int8 {
 	if r.f.labelOpens {
 		if _, pending := r.startLabel(ids[:from]); pending {
@@ -72,6 +76,10 @@ func (r *tagIDs) endAfter(m *endMemo, ids []int, from int, v int8, known bool) i
 			k, inTool := r.lastEvent(ids)
 			return endValue(r.answerFor(k, ids), inTool)
 		}
+	}
+	if known && r.s.allOne && !r.holdsEvent(ids[from:]) {
+		m.fillValue(len(ids), v)
+		return v
 	}
 	if !known {
 		k, inTool := r.lastEvent(ids[:from])
@@ -127,6 +135,18 @@ func (r *tagIDs) eventsAfter(ids []int, from int, inTool bool, fn func(k, end in
 			fn(boundaryEvent, i+1, false)
 		}
 	}
+}
+
+// holdsEvent reports whether ids hold the ID of a marker that is one token
+// or of a boundary.
+func (r *tagIDs) holdsEvent(ids []int) bool {
+	work.Add(len(ids))
+	for _, id := range ids {
+		if r.mayStart(id) && (isMarkerID(r.s.single, id) || isBoundary(id, r.bounds)) {
+			return true
+		}
+	}
+	return false
 }
 
 // mayStart reports whether a marker or boundary may begin at id (see
