@@ -62,7 +62,7 @@ func run(in io.Reader, out io.Writer) error {
 	for sc.Scan() {
 		text := sc.Text()
 		if c, ok := strings.CutPrefix(text, "cpu: "); ok {
-			cpu = c
+			cpu = strings.TrimSpace(c) // go test pads some CPU names
 		}
 		if f := floorLine.FindStringSubmatch(text); f != nil {
 			if ns := parseMetrics(f[2])["ns/delta"]; f[1] == "bytes4" {
