@@ -1,6 +1,7 @@
 package parsers
 
 import (
+	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -84,20 +85,20 @@ func (p *sanitized) Extract(output string) reasoning.Message {
 func normalizePaths(s string) string {
 	var paths pathRule
 	var names nameRule
-	return normFeed(&names, normFeed(&paths, s, true), true)
+	return names.feed(paths.feed(s, true), true)
 }
 
 func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	m := p.Parser.ExtractStreaming(d)
 	if m.Content != "" {
-		m.Content = normFeed(&p.names, normFeed(&p.paths, m.Content, false), false)
+		m.Content = p.names.feed(p.paths.feed(m.Content, false), false)
 	}
 	return m
 }
 
 func (p *sanitized) Finish() reasoning.Message {
 	m := p.Parser.Finish()
-	m.Content = normFeed(&p.names, normFeed(&p.paths, m.Content, true), true)
+	m.Content = p.names.feed(p.paths.feed(m.Content, true), true)
 	return m
 }
 
@@ -109,22 +110,21 @@ func (p *sanitized) EndIDs() []int {
 	return nil
 }
 
-// A normRule is one rule of the normaliser: where a rewrite may begin, what
-// it is, and what every other character does to the rule's state.
-type normRule interface {
-	filter() *normFilter
-	// may reports whether r, at the current position, may begin a run
-	// that the rule rewrites.
-	may(r rune) bool
-	// try decides the run beginning at t[i]: undecided while t may end
-	// before that is known (eof false); otherwise matched, with the end of
-	// the run of whitespace and dots and of the whole match, and whether it
-	// is rewritten, or not matched.
-	try(t string, i int, eof bool) (v verdict, sepEnd, end int, rewrite bool)
-	// The run t[i:sepEnd] is rewritten as its dots.
-	// step takes the character r as ordinary text.
-	step(r rune)
-}
+// Each rule reads its text in bulk. Only a try, which reads what follows a
+// run of dots and droppable whitespace, can rewrite text, hold it back or
+// (rule a's empty) change what a later try does, and it can do so only at
+// a run that has a dot and such whitespace (a spaced run; elsewhere it
+// decides no match, rule a's empty aside), or at the end of a text that
+// more may follow, where a try may read to the end (the tail: the last run
+// of dots and droppable whitespace and up to 16 letters and digits after
+// it). So a rule finds the next spaced run with strings.IndexByte for its
+// dot, takes the text before it at once (skip: the rule's state after it
+// depends on the last few characters only), and reads character by
+// character only the spaced runs and the tail's run.
+//
+// Each rule's feed runs the rule over s, after the text it held; eof ends
+// the text. It returns the output, a substring of the input when nothing is
+// rewritten or was held.
 
 type verdict uint8
 
@@ -142,49 +142,127 @@ type normFilter struct {
 	slab marker.Slab // joins held text with new, and output that is not a piece of the input
 }
 
-// normFeed runs rule over s, after the text it held; eof ends the text. It
-// returns the output, a substring of the input when nothing is rewritten
-// or was held.
-func normFeed[R normRule](rule R, s string, eof bool) string {
-	f := rule.filter()
-	t := s
-	if f.hold != "" {
-		t, f.hold = f.slab.Join(f.hold, s), ""
+// take returns the text a call reads: what f held, then s.
+func (f *normFilter) take(s string) string {
+	if f.hold == "" {
+		return s
 	}
-	o := normOut{f: f, t: t}
-	i := 0
-	for i < len(t) {
-		r, size, ok := runeAt(t, i, eof)
-		if !ok {
+	t := f.slab.Join(f.hold, s)
+	f.hold = ""
+	return t
+}
+
+// normBounds returns where a rule stops reading t (lim: t ends inside a
+// character there, and more may come), and the tail t[tail:lim]: a run of
+// dots and droppable whitespace ending at text (tail <= text), then the
+// letters and digits t[text:lim] (at most 16). A try may read to lim only
+// from inside the run. When eof, or when there is no such run, all three
+// are len(t) or lim.
+func normBounds(t string, eof bool) (lim, tail, text int) {
+	lim = len(t)
+	if eof {
+		return lim, lim, lim
+	}
+	if lim > 0 && t[lim-1] >= utf8.RuneSelf {
+		lim = fullEnd(t)
+	}
+	text = lim
+	for text > 0 && lim-text <= 16 && normClass[t[text-1]]&cAlnum != 0 {
+		text--
+	}
+	if lim-text > 16 { // an extension this long reads no further
+		return lim, lim, lim
+	}
+	tail = text
+	for tail > 0 && normClass[t[tail-1]]&cRun != 0 {
+		tail--
+	}
+	if tail == text {
+		return lim, lim, lim
+	}
+	return lim, tail, text
+}
+
+// fullEnd returns where t ends inside a character that more bytes may
+// complete, else len(t): where runeAt first reports a character cut in two.
+func fullEnd(t string) int {
+	for k := max(0, len(t)-utf8.UTFMax+1); k < len(t); k++ {
+		if t[k] >= 0xc0 && !utf8.FullRuneInString(t[k:]) {
+			return k
+		}
+	}
+	return len(t)
+}
+
+// nextRun returns the next spaced run of dots and droppable whitespace in
+// t[i:to], t[start:end], reaching back to i at most; start is to when
+// there is none.
+func nextRun(t string, i, to int) (start, end int) {
+	for k := i; k < to; {
+		d := strings.IndexByte(t[k:to], '.')
+		if d < 0 {
 			break
 		}
-		if rule.may(r) {
-			v, sepEnd, end, rewrite := rule.try(t, i, eof)
-			if v == undecided {
-				break
-			}
-			if v == matched {
-				if rewrite {
-					for k := i; k < sepEnd; k++ {
-						if t[k] == '.' {
-							o.lit('.')
-						}
-					}
-					o.span(sepEnd, end)
-				} else {
-					o.span(i, end)
-				}
-				i = end
-				continue
+		d += k
+		start, end = d, d+1
+		for start > i && normClass[t[start-1]]&cDrop != 0 {
+			start--
+		}
+		spaced := start < d
+		for end < to && normClass[t[end]]&cRun != 0 {
+			spaced = spaced || t[end] != '.'
+			end++
+		}
+		if spaced {
+			return start, end
+		}
+		k = end
+	}
+	return to, to
+}
+
+// Classes of bytes, for the rules' bulk reads (normClass).
+const (
+	cDot     = 1 << iota // .
+	cDrop                // whitespace the normaliser drops: ASCII space, tab, line ends
+	cBreak               // ends a path besides cDrop: other ASCII whitespace, "'`<>|
+	cSlash               // / or \
+	cName                // a name's: ASCII letters, digits, _ and -
+	cAlnum               // ASCII letters and digits
+	cSpecial             // makes a name special: digits, _ and -
+	cLead                // may begin a Unicode space of more than one byte (U+0085 on)
+
+	cRun = cDot | cDrop // a run's, between a name and its extension
+)
+
+var normClass = func() (c [256]uint8) {
+	c['.'] = cDot
+	for _, b := range []byte(" \t\n\r") {
+		c[b] = cDrop
+	}
+	for _, b := range []byte("\v\f\x1c\x1d\x1e\x1f\"'`<>|") {
+		c[b] = cBreak
+	}
+	c['/'], c['\\'] = cSlash, cSlash
+	for b := range 256 {
+		switch {
+		case b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z':
+			c[b] = cName | cAlnum
+		case b >= '0' && b <= '9':
+			c[b] = cName | cAlnum | cSpecial
+		case b == '_' || b == '-':
+			c[b] = cName | cSpecial
+		}
+	}
+	for _, rg := range unicode.White_Space.R16 {
+		for r := rune(rg.Lo); r <= rune(rg.Hi); r += rune(rg.Stride) {
+			if r >= utf8.RuneSelf {
+				c[string(r)[0]] = cLead
 			}
 		}
-		rule.step(r)
-		o.span(i, i+size)
-		i += size
 	}
-	f.hold = t[i:]
-	return o.result()
-}
+	return c
+}()
 
 // normOut gathers one call's output: a span of its text while the output is
 // that, else bytes copied into the filter's buffer.
@@ -209,11 +287,18 @@ func (o *normOut) span(i, j int) {
 	}
 }
 
-func (o *normOut) lit(b byte) {
+// rewrite appends the match t[i:end] with the run t[i:sepEnd] rewritten as
+// its dots.
+func (o *normOut) rewrite(i, sepEnd, end int) {
 	if !o.copying {
 		o.copy()
 	}
-	o.f.buf = append(o.f.buf, b)
+	for k := i; k < sepEnd; k++ {
+		if o.t[k] == '.' {
+			o.f.buf = append(o.f.buf, '.')
+		}
+	}
+	o.f.buf = append(o.f.buf, o.t[sepEnd:end]...)
 }
 
 func (o *normOut) copy() {
@@ -327,9 +412,100 @@ type pathRule struct {
 	empty bool
 }
 
-func (p *pathRule) filter() *normFilter { return &p.normFilter }
+// feed runs rule (a) over s, after the text it held; eof ends the text.
+func (p *pathRule) feed(s string, eof bool) string {
+	t := p.take(s)
+	lim, tail, text := normBounds(t, eof)
+	o := normOut{f: &p.normFilter, t: t}
+	i := 0
+	for i < tail {
+		start, end := nextRun(t, i, tail)
+		p.skip(t, i, start, eof)
+		o.span(i, start)
+		if i = start; i == tail {
+			break
+		}
+		if i = p.sep(&o, t, i, end, eof); i < 0 {
+			return o.result()
+		}
+	}
+	if i = p.sep(&o, t, i, text, eof); i < 0 {
+		return o.result()
+	}
+	p.skip(t, i, lim, eof)
+	o.span(i, lim)
+	p.hold = t[lim:]
+	return o.result()
+}
 
-func (p *pathRule) may(r rune) bool { return p.path && (r == '.' || isSpace(r)) }
+// sep reads t[i:end], dots and droppable whitespace, one at a time from
+// where a try may begin, and returns where it stopped reading: end, or
+// the end of a match; -1 when a try was undecided (then it holds the rest).
+func (p *pathRule) sep(o *normOut, t string, i, end int, eof bool) int {
+	for ; i < end; i++ {
+		if p.path {
+			switch v, sepEnd, matchEnd, _ := p.try(t, i, eof); v {
+			case undecided:
+				p.hold = t[i:]
+				return -1
+			case matched:
+				o.rewrite(i, sepEnd, matchEnd)
+				return matchEnd
+			}
+		}
+		p.step(rune(t[i]))
+		o.span(i, i+1)
+	}
+	return i
+}
+
+// skip reads t[i:j], which holds no spaced run and no tail, at once: the
+// state starts over after the last character that ends a path, and only
+// what follows it, a dot alone at most, can make it a path and mark it.
+func (p *pathRule) skip(t string, i, j int, eof bool) {
+	k, from := j, i
+	var seen uint8
+scan:
+	for ; k > i; k-- {
+		c := normClass[t[k-1]]
+		switch {
+		case c&(cDrop|cBreak) != 0:
+			from = k
+			break scan
+		case c&cLead != 0:
+			if r, size := utf8.DecodeRuneInString(t[k-1 : j]); isSpace(r) {
+				from = k - 1 + size
+				break scan
+			}
+		}
+		seen |= c
+	}
+	if k > i {
+		p.run, p.slash, p.path, p.empty = false, false, false, false
+	}
+	if from == j {
+		return
+	}
+	if seen&(cDot|cSlash) == 0 { // ordinary characters
+		if p.slash {
+			p.path, p.empty = true, false
+		}
+		p.slash, p.run = false, true
+		return
+	}
+	for ; from < j; from++ {
+		c := t[from]
+		if c == '.' && p.path {
+			// A dot alone: no match, though a match of dots alone
+			// marks the stretch (empty).
+			p.try(t, from, eof)
+		}
+		if p.slash {
+			p.path, p.empty = true, false
+		}
+		p.slash, p.run = normClass[c]&cSlash != 0 && p.run, true
+	}
+}
 
 func (p *pathRule) try(t string, i int, eof bool) (verdict, int, int, bool) {
 	sepEnd, end, dots, spaced, next, ok := sepAndExt(t, i, eof)
@@ -401,9 +577,87 @@ type nameRule struct {
 	special bool // the run has a _, - or digit
 }
 
-func (p *nameRule) filter() *normFilter { return &p.normFilter }
+// feed runs rule (b) over s, after the text it held; eof ends the text.
+func (p *nameRule) feed(s string, eof bool) string {
+	t := p.take(s)
+	lim, tail, text := normBounds(t, eof)
+	o := normOut{f: &p.normFilter, t: t}
+	i := 0
+	for i < tail {
+		start, end := nextRun(t, i, tail)
+		p.skip(t, i, start)
+		o.span(i, start)
+		if i = start; i == tail {
+			break
+		}
+		if i = p.sep(&o, t, i, end, eof); i < 0 {
+			return o.result()
+		}
+	}
+	if i = p.sep(&o, t, i, text, eof); i < 0 {
+		return o.result()
+	}
+	p.skip(t, i, lim)
+	o.span(i, lim)
+	p.hold = t[lim:]
+	return o.result()
+}
 
-func (p *nameRule) may(r rune) bool { return p.inRun && p.name && (r == '.' || isSpace(r)) }
+// sep is pathRule.sep for rule (b).
+func (p *nameRule) sep(o *normOut, t string, i, end int, eof bool) int {
+	for ; i < end; i++ {
+		if p.inRun && p.name {
+			switch v, sepEnd, matchEnd, rewrite := p.try(t, i, eof); {
+			case v == undecided:
+				p.hold = t[i:]
+				return -1
+			case v == matched && rewrite:
+				o.rewrite(i, sepEnd, matchEnd)
+				return matchEnd
+			case v == matched:
+				o.span(i, matchEnd)
+				return matchEnd
+			}
+		}
+		p.step(rune(t[i]))
+		o.span(i, i+1)
+	}
+	return i
+}
+
+// skip reads t[i:j], which holds no spaced run and no tail, at once: the
+// state after it depends only on its last run of name characters and the
+// character before that.
+func (p *nameRule) skip(t string, i, j int) {
+	if i == j {
+		return
+	}
+	k := j
+	var seen uint8
+	for k > i && normClass[t[k-1]]&cName != 0 {
+		seen |= normClass[t[k-1]]
+		k--
+	}
+	if k == j {
+		c := t[j-1]
+		p.inRun, p.name, p.after = false, false, c == '.' || c == '/' || c == '\\'
+		return
+	}
+	if n := j - k; k == i && p.inRun {
+		p.n += n
+		p.special = p.special || seen&cSpecial != 0
+		p.name = p.name && p.n <= 256
+	} else {
+		after := p.after
+		if k > i {
+			c := t[k-1]
+			after = c == '.' || c == '/' || c == '\\'
+		}
+		p.inRun, p.n, p.special = true, n, seen&cSpecial != 0
+		p.name = normClass[t[k]]&cAlnum != 0 && !after && n <= 256
+	}
+	p.after = true
+}
 
 func (p *nameRule) try(t string, i int, eof bool) (verdict, int, int, bool) {
 	sepEnd, end, dots, spaced, next, ok := sepAndExt(t, i, eof)
