@@ -138,7 +138,7 @@ const (
 // decided yet, and what it joins output in.
 type normFilter struct {
 	hold string      // undecided text: a run that may be rewritten, or a rune cut in two
-	buf  []byte      // output of one call, when it is not a piece of the input
+	cuts []int       // the runs a call rewrote, as pairs of offsets (start, end) into its text
 	slab marker.Slab // joins held text with new, and output that is not a piece of the input
 }
 
@@ -147,7 +147,13 @@ func (f *normFilter) take(s string) string {
 	if f.hold == "" {
 		return s
 	}
-	t := f.slab.Join(f.hold, s)
+	t := f.hold
+	if s != "" {
+		start := f.slab.Begin(len(t) + len(s))
+		f.slab.WriteString(t)
+		f.slab.WriteString(s)
+		t = f.slab.End(start)
+	}
 	f.hold = ""
 	return t
 }
@@ -167,8 +173,7 @@ func normBounds(t string, eof bool) (lim, tail, text int) {
 		lim = fullEnd(t)
 	}
 	text = lim
-	for text > 0 && lim-text <= 16 && normClass[t[text-1]]&cAlnum != 0 {
-		text--
+	for stop := max(0, lim-17); text > stop && normClass[t[text-1]]&cAlnum != 0; text-- {
 	}
 	if lim-text > 16 { // an extension this long reads no further
 		return lim, lim, lim
@@ -199,7 +204,7 @@ func fullEnd(t string) int {
 // there is none.
 func nextRun(t string, i, to int) (start, end int) {
 	for k := i; k < to; {
-		d := strings.IndexByte(t[k:to], '.')
+		d := indexDot(t[k:to])
 		if d < 0 {
 			break
 		}
@@ -219,6 +224,19 @@ func nextRun(t string, i, to int) (start, end int) {
 		k = end
 	}
 	return to, to
+}
+
+// indexDot is strings.IndexByte(s, '.'), without its call for short s.
+func indexDot(s string) int {
+	if len(s) >= 16 {
+		return strings.IndexByte(s, '.')
+	}
+	for k := range len(s) {
+		if s[k] == '.' {
+			return k
+		}
+	}
+	return -1
 }
 
 // Classes of bytes, for the rules' bulk reads (normClass).
@@ -264,56 +282,30 @@ var normClass = func() (c [256]uint8) {
 	return c
 }()
 
-// normOut gathers one call's output: a span of its text while the output is
-// that, else bytes copied into the filter's buffer.
-type normOut struct {
-	f          *normFilter
-	t          string
-	start, end int
-	copying    bool
+// out returns t, the text a call has decided, with the runs it rewrote
+// (cuts) rewritten as their dots: t itself when there are none, else one
+// copy in the slab.
+func (f *normFilter) out(t string) string {
+	if len(f.cuts) == 0 {
+		return t
+	}
+	n := len(t)
+	for k := 0; k < len(f.cuts); k += 2 {
+		n -= f.cuts[k+1] - f.cuts[k] - strings.Count(t[f.cuts[k]:f.cuts[k+1]], ".")
+	}
+	start, prev := f.slab.Begin(n), 0
+	for k := 0; k < len(f.cuts); k += 2 {
+		f.slab.WriteString(t[prev:f.cuts[k]])
+		f.slab.WriteString(dots[:strings.Count(t[f.cuts[k]:f.cuts[k+1]], ".")])
+		prev = f.cuts[k+1]
+	}
+	f.slab.WriteString(t[prev:])
+	f.cuts = f.cuts[:0]
+	return f.slab.End(start)
 }
 
-func (o *normOut) span(i, j int) {
-	switch {
-	case o.copying:
-		o.f.buf = append(o.f.buf, o.t[i:j]...)
-	case o.start == o.end:
-		o.start, o.end = i, j
-	case o.end == i:
-		o.end = j
-	default:
-		o.copy()
-		o.f.buf = append(o.f.buf, o.t[i:j]...)
-	}
-}
-
-// rewrite appends the match t[i:end] with the run t[i:sepEnd] rewritten as
-// its dots.
-func (o *normOut) rewrite(i, sepEnd, end int) {
-	if !o.copying {
-		o.copy()
-	}
-	for k := i; k < sepEnd; k++ {
-		if o.t[k] == '.' {
-			o.f.buf = append(o.f.buf, '.')
-		}
-	}
-	o.f.buf = append(o.f.buf, o.t[sepEnd:end]...)
-}
-
-func (o *normOut) copy() {
-	o.copying = true
-	o.f.buf = append(o.f.buf[:0], o.t[o.start:o.end]...)
-}
-
-func (o *normOut) result() string {
-	if !o.copying {
-		return o.t[o.start:o.end]
-	}
-	start := o.f.slab.Begin(len(o.f.buf))
-	o.f.slab.Write(o.f.buf)
-	return o.f.slab.End(start)
-}
+// dots holds as many dots as a run may have.
+var dots = strings.Repeat(".", maxSepRun+1)
 
 // runeAt decodes the character at t[i]; ok is false when t ends inside it
 // and more may come. Invalid UTF-8 is one byte, an ordinary character.
@@ -414,34 +406,44 @@ type pathRule struct {
 
 // feed runs rule (a) over s, after the text it held; eof ends the text.
 func (p *pathRule) feed(s string, eof bool) string {
+	if p.hold == "" && !p.path && !p.slash && s != "" && s[len(s)-1] < utf8.RuneSelf {
+		// Outside a path only a slash can begin one; a text without one
+		// leaves no path and sets only whether a run of path characters
+		// goes on.
+		var seen uint8
+		for k := range len(s) {
+			seen |= normClass[s[k]]
+		}
+		if seen&(cSlash|cLead) == 0 {
+			p.run = normClass[s[len(s)-1]]&(cDrop|cBreak) == 0
+			return s
+		}
+	}
 	t := p.take(s)
 	lim, tail, text := normBounds(t, eof)
-	o := normOut{f: &p.normFilter, t: t}
 	i := 0
 	for i < tail {
 		start, end := nextRun(t, i, tail)
 		p.skip(t, i, start, eof)
-		o.span(i, start)
 		if i = start; i == tail {
 			break
 		}
-		if i = p.sep(&o, t, i, end, eof); i < 0 {
-			return o.result()
+		if i = p.sep(t, i, end, eof); i < 0 {
+			return p.out(t[:len(t)-len(p.hold)])
 		}
 	}
-	if i = p.sep(&o, t, i, text, eof); i < 0 {
-		return o.result()
+	if i = p.sep(t, i, text, eof); i < 0 {
+		return p.out(t[:len(t)-len(p.hold)])
 	}
 	p.skip(t, i, lim, eof)
-	o.span(i, lim)
 	p.hold = t[lim:]
-	return o.result()
+	return p.out(t[:lim])
 }
 
 // sep reads t[i:end], dots and droppable whitespace, one at a time from
 // where a try may begin, and returns where it stopped reading: end, or
 // the end of a match; -1 when a try was undecided (then it holds the rest).
-func (p *pathRule) sep(o *normOut, t string, i, end int, eof bool) int {
+func (p *pathRule) sep(t string, i, end int, eof bool) int {
 	for ; i < end; i++ {
 		if p.path {
 			switch v, sepEnd, matchEnd, _ := p.try(t, i, eof); v {
@@ -449,12 +451,11 @@ func (p *pathRule) sep(o *normOut, t string, i, end int, eof bool) int {
 				p.hold = t[i:]
 				return -1
 			case matched:
-				o.rewrite(i, sepEnd, matchEnd)
+				p.cuts = append(p.cuts, i, sepEnd)
 				return matchEnd
 			}
 		}
 		p.step(rune(t[i]))
-		o.span(i, i+1)
 	}
 	return i
 }
@@ -581,30 +582,27 @@ type nameRule struct {
 func (p *nameRule) feed(s string, eof bool) string {
 	t := p.take(s)
 	lim, tail, text := normBounds(t, eof)
-	o := normOut{f: &p.normFilter, t: t}
 	i := 0
 	for i < tail {
 		start, end := nextRun(t, i, tail)
 		p.skip(t, i, start)
-		o.span(i, start)
 		if i = start; i == tail {
 			break
 		}
-		if i = p.sep(&o, t, i, end, eof); i < 0 {
-			return o.result()
+		if i = p.sep(t, i, end, eof); i < 0 {
+			return p.out(t[:len(t)-len(p.hold)])
 		}
 	}
-	if i = p.sep(&o, t, i, text, eof); i < 0 {
-		return o.result()
+	if i = p.sep(t, i, text, eof); i < 0 {
+		return p.out(t[:len(t)-len(p.hold)])
 	}
 	p.skip(t, i, lim)
-	o.span(i, lim)
 	p.hold = t[lim:]
-	return o.result()
+	return p.out(t[:lim])
 }
 
 // sep is pathRule.sep for rule (b).
-func (p *nameRule) sep(o *normOut, t string, i, end int, eof bool) int {
+func (p *nameRule) sep(t string, i, end int, eof bool) int {
 	for ; i < end; i++ {
 		if p.inRun && p.name {
 			switch v, sepEnd, matchEnd, rewrite := p.try(t, i, eof); {
@@ -612,15 +610,13 @@ func (p *nameRule) sep(o *normOut, t string, i, end int, eof bool) int {
 				p.hold = t[i:]
 				return -1
 			case v == matched && rewrite:
-				o.rewrite(i, sepEnd, matchEnd)
+				p.cuts = append(p.cuts, i, sepEnd)
 				return matchEnd
 			case v == matched:
-				o.span(i, matchEnd)
 				return matchEnd
 			}
 		}
 		p.step(rune(t[i]))
-		o.span(i, i+1)
 	}
 	return i
 }
