@@ -169,8 +169,14 @@ func normBounds(t string, eof bool) (lim, tail, text int) {
 	if eof {
 		return lim, lim, lim
 	}
-	if lim > 0 && t[lim-1] >= utf8.RuneSelf {
+	if lim == 0 {
+		return 0, 0, 0
+	}
+	switch c := t[lim-1]; {
+	case c >= utf8.RuneSelf:
 		lim = fullEnd(t)
+	case normClass[c]&(cAlnum|cRun) == 0:
+		return lim, lim, lim // no tail
 	}
 	text = lim
 	for stop := max(0, lim-17); text > stop && normClass[t[text-1]]&cAlnum != 0; text-- {
@@ -204,11 +210,20 @@ func fullEnd(t string) int {
 // there is none.
 func nextRun(t string, i, to int) (start, end int) {
 	for k := i; k < to; {
-		d := indexDot(t[k:to])
-		if d < 0 {
-			break
+		d := k
+		if to-k >= 16 {
+			if d = strings.IndexByte(t[k:to], '.'); d < 0 {
+				break
+			}
+			d += k
+		} else {
+			for d < to && t[d] != '.' {
+				d++
+			}
+			if d == to {
+				break
+			}
 		}
-		d += k
 		start, end = d, d+1
 		for start > i && normClass[t[start-1]]&cDrop != 0 {
 			start--
@@ -224,19 +239,6 @@ func nextRun(t string, i, to int) (start, end int) {
 		k = end
 	}
 	return to, to
-}
-
-// indexDot is strings.IndexByte(s, '.'), without its call for short s.
-func indexDot(s string) int {
-	if len(s) >= 16 {
-		return strings.IndexByte(s, '.')
-	}
-	for k := range len(s) {
-		if s[k] == '.' {
-			return k
-		}
-	}
-	return -1
 }
 
 // Classes of bytes, for the rules' bulk reads (normClass).
@@ -353,24 +355,22 @@ func sepAndExt(t string, i int, eof bool) (sepEnd, end int, dots int, spaced boo
 		if j-i > maxSepRun {
 			return j, j, dots, spaced, 0, true // too long a run to join
 		}
-		r, size, full := runeAt(t, j, eof)
-		if !full {
-			return 0, 0, 0, false, 0, false
-		}
-		if r == '.' {
-			dots++
-		} else if dropSpace(r) {
-			spaced = true
-		} else {
+		c := normClass[t[j]]
+		if c&cRun == 0 { // no run's, if a whole character
+			if t[j] >= utf8.RuneSelf && !eof && !utf8.FullRuneInString(t[j:]) {
+				return 0, 0, 0, false, 0, false
+			}
 			break
 		}
-		j += size
+		dots += int(c & cDot)
+		spaced = spaced || c&cDrop != 0
+		j++
 	}
 	if j == len(t) && !eof {
 		return 0, 0, 0, false, 0, false
 	}
 	sepEnd = j
-	for j < len(t) && j-sepEnd <= 16 && isAlnum(rune(t[j])) {
+	for j < len(t) && j-sepEnd <= 16 && normClass[t[j]]&cAlnum != 0 {
 		j++
 	}
 	if j-sepEnd > 16 { // too long to be an extension
@@ -406,10 +406,10 @@ type pathRule struct {
 
 // feed runs rule (a) over s, after the text it held; eof ends the text.
 func (p *pathRule) feed(s string, eof bool) string {
-	if p.hold == "" && !p.path && !p.slash && s != "" && s[len(s)-1] < utf8.RuneSelf {
-		// Outside a path only a slash can begin one; a text without one
+	if p.hold == "" && !p.path && !p.slash && s != "" && len(s) <= 64 && s[len(s)-1] < utf8.RuneSelf {
+		// Outside a path only a slash can begin one; a delta without one
 		// leaves no path and sets only whether a run of path characters
-		// goes on.
+		// goes on. (A long text is read in bulk below.)
 		var seen uint8
 		for k := range len(s) {
 			seen |= normClass[s[k]]
@@ -496,6 +496,10 @@ scan:
 	}
 	for ; from < j; from++ {
 		c := t[from]
+		if normClass[c]&(cDot|cSlash) == 0 && !p.slash {
+			p.run = true // an ordinary character
+			continue
+		}
 		if c == '.' && p.path {
 			// A dot alone: no match, though a match of dots alone
 			// marks the stretch (empty).
