@@ -597,6 +597,17 @@ func (p *nameRule) feed(s string, eof bool) string {
 			return p.out(t[:len(t)-len(p.hold)])
 		}
 	}
+	if i == tail && tail < text {
+		// A try at the tail's run reads to the end unless the run is too
+		// long to join (sepAndExt); after its first character no other
+		// begins one.
+		if n := text - tail; p.inRun && p.name && (n <= maxSepRun || n == maxSepRun+1 && text == len(t)) {
+			p.hold = t[tail:]
+			return p.out(t[:tail])
+		}
+		p.inRun, p.name, p.after = false, false, t[text-1] == '.'
+		i = text
+	}
 	if i = p.sep(t, i, text, eof); i < 0 {
 		return p.out(t[:len(t)-len(p.hold)])
 	}
