@@ -110,22 +110,10 @@ func (p *sanitized) EndIDs() []int {
 	return nil
 }
 
-// Each rule reads its text in bulk. Only a try, which reads what follows a
-// run of dots and droppable whitespace, can rewrite text, hold it back or
-// (rule a's empty) change what a later try does, and it can do so only at
-// a run that has a dot and such whitespace (a spaced run; elsewhere it
-// decides no match, rule a's empty aside), or at the end of a text that
-// more may follow, where a try may read to the end (the tail: the last run
-// of dots and droppable whitespace and up to 16 letters and digits after
-// it). So a rule finds the next spaced run with strings.IndexByte for its
-// dot, takes the text before it at once (skip: the rule's state after it
-// depends on the last few characters only), and reads character by
-// character only the spaced runs and the tail's run.
-//
-// Each rule's feed runs the rule over s, after the text it held; eof ends
-// the text. It returns the output, a substring of the input when nothing is
-// rewritten or was held.
-
+// verdict is what a try decides for the run at t[i]: undecided while t
+// may end before that is known (more may follow); otherwise matched, with
+// the end of the run of whitespace and dots and of the whole match, and
+// whether the run is rewritten (as its dots), or not matched.
 type verdict uint8
 
 const (
@@ -136,6 +124,19 @@ const (
 
 // normFilter is what every rule holds between deltas: the text it has not
 // decided yet, and what it joins output in.
+//
+// A rule reads its text in bulk. Only a try, which reads what follows a
+// run of dots and droppable whitespace, can rewrite text, hold it back or
+// change what a later try does (rule a's empty), and it can do so only at
+// a run that has a dot and such whitespace (a spaced run: elsewhere it
+// decides no match, and only marks rule a's empty), or in the tail of a
+// text more may follow, where it may read to the end (normBounds). So a
+// rule finds the next spaced run by its dot (nextRun, strings.IndexByte),
+// takes the text before it at once (skip: the state after it depends on
+// its last few characters), and reads one character at a time only the
+// spaced runs and the tail's run. A call's output is its text up to what
+// it holds, with the runs it rewrote cut (out): a substring of the input
+// when nothing is rewritten or was held.
 type normFilter struct {
 	hold string      // undecided text: a run that may be rewritten, or a rune cut in two
 	cuts []int       // the runs a call rewrote, as pairs of offsets (start, end) into its text
@@ -158,12 +159,11 @@ func (f *normFilter) take(s string) string {
 	return t
 }
 
-// normBounds returns where a rule stops reading t (lim: t ends inside a
-// character there, and more may come), and the tail t[tail:lim]: a run of
-// dots and droppable whitespace ending at text (tail <= text), then the
-// letters and digits t[text:lim] (at most 16). A try may read to lim only
-// from inside the run. When eof, or when there is no such run, all three
-// are len(t) or lim.
+// normBounds returns where a rule stops reading t, which more may follow
+// unless eof: lim, len(t) or where t ends inside a character; and the
+// tail, a run of dots and droppable whitespace t[tail:text] followed by at
+// most 16 letters and digits t[text:lim], the only place where a try may
+// read to lim. With no such run (or eof) tail and text are lim.
 func normBounds(t string, eof bool) (lim, tail, text int) {
 	lim = len(t)
 	if eof {
@@ -255,6 +255,7 @@ const (
 	cRun = cDot | cDrop // a run's, between a name and its extension
 )
 
+// normClass is the class of each byte.
 var normClass = func() (c [256]uint8) {
 	c['.'] = cDot
 	for _, b := range []byte(" \t\n\r") {
@@ -405,6 +406,7 @@ type pathRule struct {
 }
 
 // feed runs rule (a) over s, after the text it held; eof ends the text.
+// It returns the output (see normFilter).
 func (p *pathRule) feed(s string, eof bool) string {
 	if p.hold == "" && !p.path && !p.slash && s != "" && len(s) <= 64 && s[len(s)-1] < utf8.RuneSelf {
 		// Outside a path only a slash can begin one; a delta without one

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/reasoning-go/reasoning/internal/conformance"
 )
@@ -128,6 +130,43 @@ func TestNormalizerHolds(t *testing.T) {
 	} {
 		if err := normAgree(deltas); err != nil {
 			t.Errorf("deltas %q: %v", deltas, err)
+		}
+	}
+}
+
+// TestNormClass checks the byte classes of the normaliser's bulk reads
+// against the predicates its tries use, and that every Unicode space of
+// more than one byte begins with a byte of class cLead.
+func TestNormClass(t *testing.T) {
+	for b := range 256 {
+		r, c := rune(b), normClass[b]
+		if b >= utf8.RuneSelf {
+			if c&^cLead != 0 {
+				t.Errorf("byte %#x: class %#b, want cLead at most", b, c)
+			}
+			continue
+		}
+		for _, k := range []struct {
+			class uint8
+			want  bool
+		}{
+			{cDot, r == '.'},
+			{cDrop, dropSpace(r)},
+			{cBreak, !dropSpace(r) && (isSpace(r) || strings.ContainsRune("\"'`<>|", r))},
+			{cSlash, r == '/' || r == '\\'},
+			{cName, isAlnum(r) || r == '_' || r == '-'},
+			{cAlnum, isAlnum(r)},
+			{cSpecial, r >= '0' && r <= '9' || r == '_' || r == '-'},
+			{cLead, false},
+		} {
+			if got := c&k.class != 0; got != k.want {
+				t.Errorf("byte %q: class %#b has %#b %v, want %v", r, c, k.class, got, k.want)
+			}
+		}
+	}
+	for r := rune(utf8.RuneSelf); r <= unicode.MaxRune; r++ {
+		if isSpace(r) && normClass[string(r)[0]]&cLead == 0 {
+			t.Errorf("%U is a space, but its first byte is not of class cLead", r)
 		}
 	}
 }
