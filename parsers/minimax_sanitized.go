@@ -194,6 +194,15 @@ func normBounds(t string, eof bool) (lim, tail, text int) {
 	return lim, tail, text
 }
 
+// tailUndecided reports whether a try at the start of the tail's run
+// t[tail:text] (normBounds) is undecided: it reads to the end unless the
+// run is too long to join (sepAndExt, which stops at its 66th byte when
+// there is one).
+func tailUndecided(t string, tail, text int) bool {
+	n := text - tail
+	return n <= maxSepRun || n == maxSepRun+1 && text == len(t)
+}
+
 // fullEnd returns where t ends inside a character that more bytes may
 // complete, else len(t): where runeAt first reports a character cut in two.
 func fullEnd(t string) int {
@@ -434,6 +443,10 @@ func (p *pathRule) feed(s string, eof bool) string {
 			return p.out(t[:len(t)-len(p.hold)])
 		}
 	}
+	if i == tail && tail < text && p.path && tailUndecided(t, tail, text) {
+		p.hold = t[tail:]
+		return p.out(t[:tail])
+	}
 	if i = p.sep(t, i, text, eof); i < 0 {
 		return p.out(t[:len(t)-len(p.hold)])
 	}
@@ -600,13 +613,12 @@ func (p *nameRule) feed(s string, eof bool) string {
 		}
 	}
 	if i == tail && tail < text {
-		// A try at the tail's run reads to the end unless the run is too
-		// long to join (sepAndExt); after its first character no other
-		// begins one.
-		if n := text - tail; p.inRun && p.name && (n <= maxSepRun || n == maxSepRun+1 && text == len(t)) {
+		if p.inRun && p.name && tailUndecided(t, tail, text) {
 			p.hold = t[tail:]
 			return p.out(t[:tail])
 		}
+		// No try at the run's first character, or one that decided no
+		// match; after it no other begins one.
 		p.inRun, p.name, p.after = false, false, t[text-1] == '.'
 		i = text
 	}
