@@ -480,11 +480,16 @@ func (p *pathRule) sep(t string, i, end int, eof bool) int {
 // what follows it, a dot alone at most, can make it a path and mark it.
 func (p *pathRule) skip(t string, i, j int, eof bool) {
 	k, from := j, i
-	var seen uint8
+	lo, hi := j, j // the first and last dot or slash after it
 scan:
 	for ; k > i; k-- {
 		c := normClass[t[k-1]]
 		switch {
+		case c&(cDot|cSlash) != 0:
+			if hi == j {
+				hi = k - 1
+			}
+			lo = k - 1
 		case c&(cDrop|cBreak) != 0:
 			from = k
 			break scan
@@ -494,37 +499,37 @@ scan:
 				break scan
 			}
 		}
-		seen |= c
 	}
 	if k > i {
 		p.run, p.slash, p.path, p.empty = false, false, false, false
 	}
-	if from == j {
-		return
+	if from < lo { // ordinary characters
+		p.ordinary()
 	}
-	if seen&(cDot|cSlash) == 0 { // ordinary characters
-		if p.slash {
-			p.path, p.empty = true, false
-		}
-		p.slash, p.run = false, true
-		return
-	}
-	for ; from < j; from++ {
-		c := t[from]
-		if normClass[c]&(cDot|cSlash) == 0 && !p.slash {
-			p.run = true // an ordinary character
-			continue
-		}
+	for ; lo <= hi && lo < j; lo++ {
+		c := t[lo]
 		if c == '.' && p.path {
 			// A dot alone: no match, though a match of dots alone
 			// marks the stretch (empty).
-			p.try(t, from, eof)
+			p.try(t, lo, eof)
 		}
 		if p.slash {
 			p.path, p.empty = true, false
 		}
 		p.slash, p.run = normClass[c]&cSlash != 0 && p.run, true
 	}
+	if hi+1 < j { // ordinary characters
+		p.ordinary()
+	}
+}
+
+// ordinary steps over a run of characters that are neither dots, slashes
+// nor characters that end a path, as over one.
+func (p *pathRule) ordinary() {
+	if p.slash { // the stretch after the slash begins after it
+		p.path, p.empty = true, false
+	}
+	p.slash, p.run = false, true
 }
 
 func (p *pathRule) try(t string, i int, eof bool) (verdict, int, int, bool) {
