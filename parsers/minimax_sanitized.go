@@ -264,7 +264,9 @@ const (
 	cRun = cDot | cDrop // a run's, between a name and its extension
 )
 
-// normClass is the class of each byte.
+// normClass is the class of each byte. Whitespace other than cDrop still
+// ends a path and may follow an extension, but is kept, so a run that
+// holds it is left alone (spec policy 3: only such whitespace may go).
 var normClass = func() (c [256]uint8) {
 	c['.'] = cDot
 	for _, b := range []byte(" \t\n\r") {
@@ -335,16 +337,6 @@ func runeAt(t string, i int, eof bool) (r rune, size int, ok bool) {
 // isSpace is Python's \s in a str pattern: Unicode whitespace and the
 // separators U+001C to U+001F.
 func isSpace(r rune) bool { return unicode.IsSpace(r) || r >= 0x1c && r <= 0x1f }
-
-// dropSpace reports whether r is whitespace the normaliser drops: ASCII
-// space, tab and line ends. Other whitespace still ends a path and may
-// follow an extension, but is kept, so a run that holds it is left alone
-// (spec policy 3: only such whitespace may go).
-func dropSpace(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' }
-
-func isAlnum(r rune) bool {
-	return r < utf8.RuneSelf && (r|0x20 >= 'a' && r|0x20 <= 'z' || r >= '0' && r <= '9')
-}
 
 // maxSepRun bounds the run of dots and whitespace between a name and its
 // extension that the normaliser joins: a longer run is left alone, so that
@@ -470,7 +462,11 @@ func (p *pathRule) sep(t string, i, end int, eof bool) int {
 				return matchEnd
 			}
 		}
-		p.step(rune(t[i]))
+		if t[i] == '.' {
+			p.ordinary()
+		} else { // whitespace ends a path
+			p.run, p.slash, p.path, p.empty = false, false, false, false
+		}
 	}
 	return i
 }
@@ -485,6 +481,7 @@ scan:
 	for ; k > i; k-- {
 		c := normClass[t[k-1]]
 		switch {
+		case c&(cDot|cSlash|cDrop|cBreak|cLead) == 0: // ordinary
 		case c&(cDot|cSlash) != 0:
 			if hi == j {
 				hi = k - 1
@@ -566,22 +563,6 @@ func endsPath(r rune) bool {
 	return isSpace(r)
 }
 
-func (p *pathRule) step(r rune) {
-	switch r {
-	case '"', '\'', '`', '<', '>', '|':
-		p.run, p.slash, p.path, p.empty = false, false, false, false // not a path character
-		return
-	}
-	if isSpace(r) {
-		p.run, p.slash, p.path, p.empty = false, false, false, false
-		return
-	}
-	if p.slash { // the stretch after the slash begins after r
-		p.path, p.empty = true, false
-	}
-	p.slash, p.run = (r == '/' || r == '\\') && p.run, true
-}
-
 // nameExtensions are the extensions rule (b) joins to any name.
 var nameExtensions = map[string]bool{
 	"c": true, "cc": true, "cfg": true, "conf": true, "cpp": true, "cs": true, "css": true, "csv": true,
@@ -650,7 +631,7 @@ func (p *nameRule) sep(t string, i, end int, eof bool) int {
 				return matchEnd
 			}
 		}
-		p.step(rune(t[i]))
+		p.inRun, p.name, p.after = false, false, t[i] == '.'
 	}
 	return i
 }
@@ -705,23 +686,6 @@ func (p *nameRule) try(t string, i int, eof bool) (verdict, int, int, bool) {
 	// The match is consumed either way: its extension begins no name.
 	p.after, p.inRun, p.name, p.n, p.special = true, true, false, end-sepEnd, false
 	return matched, sepEnd, end, rewrite
-}
-
-func (p *nameRule) step(r rune) {
-	nameChar := isAlnum(r) || r == '_' || r == '-'
-	switch {
-	case nameChar && p.inRun:
-		p.n++
-		p.special = p.special || r == '_' || r == '-' || r >= '0' && r <= '9'
-		p.name = p.name && p.n <= 256
-	case nameChar:
-		p.inRun, p.n = true, 1
-		p.name = isAlnum(r) && !p.after
-		p.special = r >= '0' && r <= '9'
-	default:
-		p.inRun, p.name = false, false
-	}
-	p.after = nameChar || r == '.' || r == '/' || r == '\\'
 }
 
 // listedExtension reports whether ext (at most 16 ASCII letters and

@@ -319,6 +319,14 @@ func (n *refNorm) feed(rule refRule, s string, eof bool) string {
 	return out.String()
 }
 
+// dropSpace reports whether r is whitespace the normaliser drops: ASCII
+// space, tab and line ends.
+func dropSpace(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' }
+
+func isAlnum(r rune) bool {
+	return r < utf8.RuneSelf && (r|0x20 >= 'a' && r|0x20 <= 'z' || r >= '0' && r <= '9')
+}
+
 // refSepAndExt is the old sepAndExt.
 func refSepAndExt(t string, i int, eof bool) (sepEnd, end int, dots int, spaced bool, next rune, ok bool) {
 	j := i
