@@ -310,7 +310,7 @@ func (f *normFilter) out(t string) string {
 	start, prev := f.slab.Begin(n), 0
 	for k := 0; k < len(f.cuts); k += 2 {
 		f.slab.WriteString(t[prev:f.cuts[k]])
-		f.slab.WriteString(dots[:strings.Count(t[f.cuts[k]:f.cuts[k+1]], ".")])
+		f.slab.WriteString(manyDots[:strings.Count(t[f.cuts[k]:f.cuts[k+1]], ".")])
 		prev = f.cuts[k+1]
 	}
 	f.slab.WriteString(t[prev:])
@@ -318,8 +318,8 @@ func (f *normFilter) out(t string) string {
 	return f.slab.End(start)
 }
 
-// dots holds as many dots as a run may have.
-var dots = strings.Repeat(".", maxSepRun+1)
+// manyDots holds as many dots as a run may have.
+var manyDots = strings.Repeat(".", maxSepRun+1)
 
 // runeAt decodes the character at t[i]; ok is false when t ends inside it
 // and more may come. Invalid UTF-8 is one byte, an ordinary character.
