@@ -57,12 +57,27 @@ type sanitized struct {
 	reasoning.Parser
 	paths pathRule
 	names nameRule
+	whole wholeNorm // Extract's
 }
 
 func (p *sanitized) Extract(output string) reasoning.Message {
 	m := p.Parser.Extract(output)
-	m.Content = normalizePaths(m.Content)
+	m.Content = p.whole.run(m.Content)
 	return m
+}
+
+// wholeNorm runs the normaliser over whole texts, one after the other,
+// keeping the room its rules take (cuts, slab) from one to the next.
+type wholeNorm struct {
+	paths pathRule
+	names nameRule
+}
+
+// run returns normalizePaths(s).
+func (w *wholeNorm) run(s string) string {
+	w.paths = pathRule{normFilter: normFilter{cuts: w.paths.cuts, slab: w.paths.slab}}
+	w.names = nameRule{normFilter: normFilter{cuts: w.names.cuts, slab: w.names.slab}}
+	return w.names.feed(w.paths.feed(s, true), true)
 }
 
 // normalizePaths applies the normaliser to a whole text; the streaming
@@ -83,9 +98,8 @@ func (p *sanitized) Extract(output string) reasoning.Message {
 // that is not rewritten still consumes its extension ("foo . bar . py"
 // stays).
 func normalizePaths(s string) string {
-	var paths pathRule
-	var names nameRule
-	return names.feed(paths.feed(s, true), true)
+	var w wholeNorm
+	return w.run(s)
 }
 
 func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
