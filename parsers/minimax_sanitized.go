@@ -1,6 +1,7 @@
 package parsers
 
 import (
+	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -56,12 +57,27 @@ type sanitized struct {
 	reasoning.Parser
 	paths pathRule
 	names nameRule
+	whole wholeNorm // Extract's
 }
 
 func (p *sanitized) Extract(output string) reasoning.Message {
 	m := p.Parser.Extract(output)
-	m.Content = normalizePaths(m.Content)
+	m.Content = p.whole.run(m.Content)
 	return m
+}
+
+// wholeNorm runs the normaliser over whole texts, one after the other,
+// keeping the room its rules take (cuts, slab) from one to the next.
+type wholeNorm struct {
+	paths pathRule
+	names nameRule
+}
+
+// run returns normalizePaths(s).
+func (w *wholeNorm) run(s string) string {
+	w.paths = pathRule{normFilter: normFilter{cuts: w.paths.cuts, slab: w.paths.slab}}
+	w.names = nameRule{normFilter: normFilter{cuts: w.names.cuts, slab: w.names.slab}}
+	return w.names.feed(w.paths.feed(s, true), true)
 }
 
 // normalizePaths applies the normaliser to a whole text; the streaming
@@ -82,22 +98,21 @@ func (p *sanitized) Extract(output string) reasoning.Message {
 // that is not rewritten still consumes its extension ("foo . bar . py"
 // stays).
 func normalizePaths(s string) string {
-	var paths pathRule
-	var names nameRule
-	return normFeed(&names, normFeed(&paths, s, true), true)
+	var w wholeNorm
+	return w.run(s)
 }
 
 func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	m := p.Parser.ExtractStreaming(d)
 	if m.Content != "" {
-		m.Content = normFeed(&p.names, normFeed(&p.paths, m.Content, false), false)
+		m.Content = p.names.feed(p.paths.feed(m.Content, false), false)
 	}
 	return m
 }
 
 func (p *sanitized) Finish() reasoning.Message {
 	m := p.Parser.Finish()
-	m.Content = normFeed(&p.names, normFeed(&p.paths, m.Content, true), true)
+	m.Content = p.names.feed(p.paths.feed(m.Content, true), true)
 	return m
 }
 
@@ -109,23 +124,10 @@ func (p *sanitized) EndIDs() []int {
 	return nil
 }
 
-// A normRule is one rule of the normaliser: where a rewrite may begin, what
-// it is, and what every other character does to the rule's state.
-type normRule interface {
-	filter() *normFilter
-	// may reports whether r, at the current position, may begin a run
-	// that the rule rewrites.
-	may(r rune) bool
-	// try decides the run beginning at t[i]: undecided while t may end
-	// before that is known (eof false); otherwise matched, with the end of
-	// the run of whitespace and dots and of the whole match, and whether it
-	// is rewritten, or not matched.
-	try(t string, i int, eof bool) (v verdict, sepEnd, end int, rewrite bool)
-	// The run t[i:sepEnd] is rewritten as its dots.
-	// step takes the character r as ordinary text.
-	step(r rune)
-}
-
+// verdict is what a try decides for the run at t[i]: undecided while t
+// may end before that is known (more may follow); otherwise matched, with
+// the end of the run of whitespace and dots and of the whole match, and
+// whether the run is rewritten (as its dots), or not matched.
 type verdict uint8
 
 const (
@@ -136,99 +138,202 @@ const (
 
 // normFilter is what every rule holds between deltas: the text it has not
 // decided yet, and what it joins output in.
+//
+// A rule reads its text in bulk. Only a try, which reads what follows a
+// run of dots and droppable whitespace, can rewrite text, hold it back or
+// change what a later try does (rule a's empty), and it can do so only at
+// a run that has a dot and such whitespace (a spaced run: elsewhere it
+// decides no match, and only marks rule a's empty), or in the tail of a
+// text more may follow, where it may read to the end (normBounds). So a
+// rule finds the next spaced run by its dot (nextRun, strings.IndexByte),
+// takes the text before it at once (skip: the state after it depends on
+// its last few characters), and reads one character at a time only the
+// spaced runs and the tail's run. A call's output is its text up to what
+// it holds, with the runs it rewrote cut (out): a substring of the input
+// when nothing is rewritten or was held.
 type normFilter struct {
 	hold string      // undecided text: a run that may be rewritten, or a rune cut in two
-	buf  []byte      // output of one call, when it is not a piece of the input
+	cuts []int       // the runs a call rewrote, as pairs of offsets (start, end) into its text
 	slab marker.Slab // joins held text with new, and output that is not a piece of the input
 }
 
-// normFeed runs rule over s, after the text it held; eof ends the text. It
-// returns the output, a substring of the input when nothing is rewritten
-// or was held.
-func normFeed[R normRule](rule R, s string, eof bool) string {
-	f := rule.filter()
-	t := s
-	if f.hold != "" {
-		t, f.hold = f.slab.Join(f.hold, s), ""
+// take returns the text a call reads: what f held, then s.
+func (f *normFilter) take(s string) string {
+	if f.hold == "" {
+		return s
 	}
-	o := normOut{f: f, t: t}
-	i := 0
-	for i < len(t) {
-		r, size, ok := runeAt(t, i, eof)
-		if !ok {
-			break
+	t := f.hold
+	if s != "" {
+		start := f.slab.Begin(len(t) + len(s))
+		f.slab.WriteString(t)
+		f.slab.WriteString(s)
+		t = f.slab.End(start)
+	}
+	f.hold = ""
+	return t
+}
+
+// normBounds returns where a rule stops reading t, which more may follow
+// unless eof: lim, len(t) or where t ends inside a character; and the
+// tail, a run of dots and droppable whitespace t[tail:text] followed by at
+// most 16 letters and digits t[text:lim], the only place where a try may
+// read to lim. With no such run (or eof) tail and text are lim.
+func normBounds(t string, eof bool) (lim, tail, text int) {
+	lim = len(t)
+	if eof {
+		return lim, lim, lim
+	}
+	if lim == 0 {
+		return 0, 0, 0
+	}
+	switch c := t[lim-1]; {
+	case c >= utf8.RuneSelf:
+		lim = fullEnd(t)
+	case normClass[c]&(cAlnum|cRun) == 0:
+		return lim, lim, lim // no tail
+	}
+	text = lim
+	for stop := max(0, lim-17); text > stop && normClass[t[text-1]]&cAlnum != 0; text-- {
+	}
+	if lim-text > 16 { // an extension this long reads no further
+		return lim, lim, lim
+	}
+	tail = text
+	for tail > 0 && normClass[t[tail-1]]&cRun != 0 {
+		tail--
+	}
+	if tail == text {
+		return lim, lim, lim
+	}
+	return lim, tail, text
+}
+
+// tailUndecided reports whether a try at the start of the tail's run
+// t[tail:text] (normBounds) is undecided: it reads to the end unless the
+// run is too long to join (sepAndExt, which stops at its 66th byte when
+// there is one).
+func tailUndecided(t string, tail, text int) bool {
+	n := text - tail
+	return n <= maxSepRun || n == maxSepRun+1 && text == len(t)
+}
+
+// fullEnd returns where t ends inside a character that more bytes may
+// complete, else len(t): where runeAt first reports a character cut in two.
+func fullEnd(t string) int {
+	for k := max(0, len(t)-utf8.UTFMax+1); k < len(t); k++ {
+		if t[k] >= 0xc0 && !utf8.FullRuneInString(t[k:]) {
+			return k
 		}
-		if rule.may(r) {
-			v, sepEnd, end, rewrite := rule.try(t, i, eof)
-			if v == undecided {
+	}
+	return len(t)
+}
+
+// nextRun returns the next spaced run of dots and droppable whitespace in
+// t[i:to], t[start:end], reaching back to i at most; start is to when
+// there is none.
+func nextRun(t string, i, to int) (start, end int) {
+	for k := i; k < to; {
+		d := k
+		if to-k >= 16 {
+			if d = strings.IndexByte(t[k:to], '.'); d < 0 {
 				break
 			}
-			if v == matched {
-				if rewrite {
-					for k := i; k < sepEnd; k++ {
-						if t[k] == '.' {
-							o.lit('.')
-						}
-					}
-					o.span(sepEnd, end)
-				} else {
-					o.span(i, end)
-				}
-				i = end
-				continue
+			d += k
+		} else {
+			for d < to && t[d] != '.' {
+				d++
+			}
+			if d == to {
+				break
 			}
 		}
-		rule.step(r)
-		o.span(i, i+size)
-		i += size
+		start, end = d, d+1
+		for start > i && normClass[t[start-1]]&cDrop != 0 {
+			start--
+		}
+		spaced := start < d
+		for end < to && normClass[t[end]]&cRun != 0 {
+			spaced = spaced || t[end] != '.'
+			end++
+		}
+		if spaced {
+			return start, end
+		}
+		k = end
 	}
-	f.hold = t[i:]
-	return o.result()
+	return to, to
 }
 
-// normOut gathers one call's output: a span of its text while the output is
-// that, else bytes copied into the filter's buffer.
-type normOut struct {
-	f          *normFilter
-	t          string
-	start, end int
-	copying    bool
-}
+// Classes of bytes, for the rules' bulk reads (normClass).
+const (
+	cDot     = 1 << iota // .
+	cDrop                // whitespace the normaliser drops: ASCII space, tab, line ends
+	cBreak               // ends a path besides cDrop: other ASCII whitespace, "'`<>|
+	cSlash               // / or \
+	cName                // a name's: ASCII letters, digits, _ and -
+	cAlnum               // ASCII letters and digits
+	cSpecial             // makes a name special: digits, _ and -
+	cLead                // may begin a Unicode space of more than one byte (U+0085 on)
 
-func (o *normOut) span(i, j int) {
-	switch {
-	case o.copying:
-		o.f.buf = append(o.f.buf, o.t[i:j]...)
-	case o.start == o.end:
-		o.start, o.end = i, j
-	case o.end == i:
-		o.end = j
-	default:
-		o.copy()
-		o.f.buf = append(o.f.buf, o.t[i:j]...)
+	cRun = cDot | cDrop // a run's, between a name and its extension
+)
+
+// normClass is the class of each byte. Whitespace other than cDrop still
+// ends a path and may follow an extension, but is kept, so a run that
+// holds it is left alone (spec policy 3: only such whitespace may go).
+var normClass = func() (c [256]uint8) {
+	c['.'] = cDot
+	for _, b := range []byte(" \t\n\r") {
+		c[b] = cDrop
 	}
-}
-
-func (o *normOut) lit(b byte) {
-	if !o.copying {
-		o.copy()
+	for _, b := range []byte("\v\f\x1c\x1d\x1e\x1f\"'`<>|") {
+		c[b] = cBreak
 	}
-	o.f.buf = append(o.f.buf, b)
-}
-
-func (o *normOut) copy() {
-	o.copying = true
-	o.f.buf = append(o.f.buf[:0], o.t[o.start:o.end]...)
-}
-
-func (o *normOut) result() string {
-	if !o.copying {
-		return o.t[o.start:o.end]
+	c['/'], c['\\'] = cSlash, cSlash
+	for b := range 256 {
+		switch {
+		case b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z':
+			c[b] = cName | cAlnum
+		case b >= '0' && b <= '9':
+			c[b] = cName | cAlnum | cSpecial
+		case b == '_' || b == '-':
+			c[b] = cName | cSpecial
+		}
 	}
-	start := o.f.slab.Begin(len(o.f.buf))
-	o.f.slab.Write(o.f.buf)
-	return o.f.slab.End(start)
+	for _, rg := range unicode.White_Space.R16 {
+		for r := rune(rg.Lo); r <= rune(rg.Hi); r += rune(rg.Stride) {
+			if r >= utf8.RuneSelf {
+				c[string(r)[0]] = cLead
+			}
+		}
+	}
+	return c
+}()
+
+// out returns t, the text a call has decided, with the runs it rewrote
+// (cuts) rewritten as their dots: t itself when there are none, else one
+// copy in the slab.
+func (f *normFilter) out(t string) string {
+	if len(f.cuts) == 0 {
+		return t
+	}
+	n := len(t)
+	for k := 0; k < len(f.cuts); k += 2 {
+		n -= f.cuts[k+1] - f.cuts[k] - strings.Count(t[f.cuts[k]:f.cuts[k+1]], ".")
+	}
+	start, prev := f.slab.Begin(n), 0
+	for k := 0; k < len(f.cuts); k += 2 {
+		f.slab.WriteString(t[prev:f.cuts[k]])
+		f.slab.WriteString(manyDots[:strings.Count(t[f.cuts[k]:f.cuts[k+1]], ".")])
+		prev = f.cuts[k+1]
+	}
+	f.slab.WriteString(t[prev:])
+	f.cuts = f.cuts[:0]
+	return f.slab.End(start)
 }
+
+// manyDots holds as many dots as a run may have.
+var manyDots = strings.Repeat(".", maxSepRun+1)
 
 // runeAt decodes the character at t[i]; ok is false when t ends inside it
 // and more may come. Invalid UTF-8 is one byte, an ordinary character.
@@ -246,16 +351,6 @@ func runeAt(t string, i int, eof bool) (r rune, size int, ok bool) {
 // isSpace is Python's \s in a str pattern: Unicode whitespace and the
 // separators U+001C to U+001F.
 func isSpace(r rune) bool { return unicode.IsSpace(r) || r >= 0x1c && r <= 0x1f }
-
-// dropSpace reports whether r is whitespace the normaliser drops: ASCII
-// space, tab and line ends. Other whitespace still ends a path and may
-// follow an extension, but is kept, so a run that holds it is left alone
-// (spec policy 3: only such whitespace may go).
-func dropSpace(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' }
-
-func isAlnum(r rune) bool {
-	return r < utf8.RuneSelf && (r|0x20 >= 'a' && r|0x20 <= 'z' || r >= '0' && r <= '9')
-}
 
 // maxSepRun bounds the run of dots and whitespace between a name and its
 // extension that the normaliser joins: a longer run is left alone, so that
@@ -276,24 +371,22 @@ func sepAndExt(t string, i int, eof bool) (sepEnd, end int, dots int, spaced boo
 		if j-i > maxSepRun {
 			return j, j, dots, spaced, 0, true // too long a run to join
 		}
-		r, size, full := runeAt(t, j, eof)
-		if !full {
-			return 0, 0, 0, false, 0, false
-		}
-		if r == '.' {
-			dots++
-		} else if dropSpace(r) {
-			spaced = true
-		} else {
+		c := normClass[t[j]]
+		if c&cRun == 0 { // no run's, if a whole character
+			if t[j] >= utf8.RuneSelf && !eof && !utf8.FullRuneInString(t[j:]) {
+				return 0, 0, 0, false, 0, false
+			}
 			break
 		}
-		j += size
+		dots += int(c & cDot)
+		spaced = spaced || c&cDrop != 0
+		j++
 	}
 	if j == len(t) && !eof {
 		return 0, 0, 0, false, 0, false
 	}
 	sepEnd = j
-	for j < len(t) && j-sepEnd <= 16 && isAlnum(rune(t[j])) {
+	for j < len(t) && j-sepEnd <= 16 && normClass[t[j]]&cAlnum != 0 {
 		j++
 	}
 	if j-sepEnd > 16 { // too long to be an extension
@@ -327,9 +420,128 @@ type pathRule struct {
 	empty bool
 }
 
-func (p *pathRule) filter() *normFilter { return &p.normFilter }
+// feed runs rule (a) over s, after the text it held; eof ends the text.
+// It returns the output (see normFilter).
+func (p *pathRule) feed(s string, eof bool) string {
+	if p.hold == "" && !p.path && !p.slash && s != "" && len(s) <= 64 && s[len(s)-1] < utf8.RuneSelf {
+		// Outside a path only a slash can begin one; a delta without one
+		// leaves no path and sets only whether a run of path characters
+		// goes on. (A long text is read in bulk below.)
+		var seen uint8
+		for k := range len(s) {
+			seen |= normClass[s[k]]
+		}
+		if seen&(cSlash|cLead) == 0 {
+			p.run = normClass[s[len(s)-1]]&(cDrop|cBreak) == 0
+			return s
+		}
+	}
+	t := p.take(s)
+	lim, tail, text := normBounds(t, eof)
+	i := 0
+	for i < tail {
+		start, end := nextRun(t, i, tail)
+		p.skip(t, i, start, eof)
+		if i = start; i == tail {
+			break
+		}
+		if i = p.sep(t, i, end, eof); i < 0 {
+			return p.out(t[:len(t)-len(p.hold)])
+		}
+	}
+	if i == tail && tail < text && p.path && tailUndecided(t, tail, text) {
+		p.hold = t[tail:]
+		return p.out(t[:tail])
+	}
+	if i = p.sep(t, i, text, eof); i < 0 {
+		return p.out(t[:len(t)-len(p.hold)])
+	}
+	p.skip(t, i, lim, eof)
+	p.hold = t[lim:]
+	return p.out(t[:lim])
+}
 
-func (p *pathRule) may(r rune) bool { return p.path && (r == '.' || isSpace(r)) }
+// sep reads t[i:end], dots and droppable whitespace, one at a time from
+// where a try may begin, and returns where it stopped reading: end, or
+// the end of a match; -1 when a try was undecided (then it holds the rest).
+func (p *pathRule) sep(t string, i, end int, eof bool) int {
+	for ; i < end; i++ {
+		if p.path {
+			switch v, sepEnd, matchEnd, _ := p.try(t, i, eof); v {
+			case undecided:
+				p.hold = t[i:]
+				return -1
+			case matched:
+				p.cuts = append(p.cuts, i, sepEnd)
+				return matchEnd
+			}
+		}
+		if t[i] == '.' {
+			p.ordinary()
+		} else { // whitespace ends a path
+			p.run, p.slash, p.path, p.empty = false, false, false, false
+		}
+	}
+	return i
+}
+
+// skip reads t[i:j], which holds no spaced run and no tail, at once: the
+// state starts over after the last character that ends a path, and only
+// what follows it, a dot alone at most, can make it a path and mark it.
+func (p *pathRule) skip(t string, i, j int, eof bool) {
+	k, from := j, i
+	lo, hi := j, j // the first and last dot or slash after it
+scan:
+	for ; k > i; k-- {
+		c := normClass[t[k-1]]
+		switch {
+		case c&(cDot|cSlash|cDrop|cBreak|cLead) == 0: // ordinary
+		case c&(cDot|cSlash) != 0:
+			if hi == j {
+				hi = k - 1
+			}
+			lo = k - 1
+		case c&(cDrop|cBreak) != 0:
+			from = k
+			break scan
+		case c&cLead != 0:
+			if r, size := utf8.DecodeRuneInString(t[k-1 : j]); isSpace(r) {
+				from = k - 1 + size
+				break scan
+			}
+		}
+	}
+	if k > i {
+		p.run, p.slash, p.path, p.empty = false, false, false, false
+	}
+	if from < lo { // ordinary characters
+		p.ordinary()
+	}
+	for ; lo <= hi && lo < j; lo++ {
+		c := t[lo]
+		if c == '.' && p.path {
+			// A dot alone: no match, though a match of dots alone
+			// marks the stretch (empty).
+			p.try(t, lo, eof)
+		}
+		if p.slash {
+			p.path, p.empty = true, false
+		}
+		p.slash, p.run = normClass[c]&cSlash != 0 && p.run, true
+	}
+	if hi+1 < j { // ordinary characters
+		p.ordinary()
+	}
+}
+
+// ordinary steps over a run of characters that are neither dots, slashes
+// nor characters that end a path, as over one.
+func (p *pathRule) ordinary() {
+	if p.slash { // the stretch after the slash begins after it
+		p.path, p.empty = true, false
+	}
+	p.slash, p.run = false, true
+}
 
 func (p *pathRule) try(t string, i int, eof bool) (verdict, int, int, bool) {
 	sepEnd, end, dots, spaced, next, ok := sepAndExt(t, i, eof)
@@ -365,22 +577,6 @@ func endsPath(r rune) bool {
 	return isSpace(r)
 }
 
-func (p *pathRule) step(r rune) {
-	switch r {
-	case '"', '\'', '`', '<', '>', '|':
-		p.run, p.slash, p.path, p.empty = false, false, false, false // not a path character
-		return
-	}
-	if isSpace(r) {
-		p.run, p.slash, p.path, p.empty = false, false, false, false
-		return
-	}
-	if p.slash { // the stretch after the slash begins after r
-		p.path, p.empty = true, false
-	}
-	p.slash, p.run = (r == '/' || r == '\\') && p.run, true
-}
-
 // nameExtensions are the extensions rule (b) joins to any name.
 var nameExtensions = map[string]bool{
 	"c": true, "cc": true, "cfg": true, "conf": true, "cpp": true, "cs": true, "css": true, "csv": true,
@@ -401,9 +597,92 @@ type nameRule struct {
 	special bool // the run has a _, - or digit
 }
 
-func (p *nameRule) filter() *normFilter { return &p.normFilter }
+// feed runs rule (b) over s, after the text it held; eof ends the text.
+func (p *nameRule) feed(s string, eof bool) string {
+	t := p.take(s)
+	lim, tail, text := normBounds(t, eof)
+	i := 0
+	for i < tail {
+		start, end := nextRun(t, i, tail)
+		p.skip(t, i, start)
+		if i = start; i == tail {
+			break
+		}
+		if i = p.sep(t, i, end, eof); i < 0 {
+			return p.out(t[:len(t)-len(p.hold)])
+		}
+	}
+	if i == tail && tail < text {
+		if p.inRun && p.name && tailUndecided(t, tail, text) {
+			p.hold = t[tail:]
+			return p.out(t[:tail])
+		}
+		// No try at the run's first character, or one that decided no
+		// match; after it no other begins one.
+		p.inRun, p.name, p.after = false, false, t[text-1] == '.'
+		i = text
+	}
+	if i = p.sep(t, i, text, eof); i < 0 {
+		return p.out(t[:len(t)-len(p.hold)])
+	}
+	p.skip(t, i, lim)
+	p.hold = t[lim:]
+	return p.out(t[:lim])
+}
 
-func (p *nameRule) may(r rune) bool { return p.inRun && p.name && (r == '.' || isSpace(r)) }
+// sep is pathRule.sep for rule (b).
+func (p *nameRule) sep(t string, i, end int, eof bool) int {
+	for ; i < end; i++ {
+		if p.inRun && p.name {
+			switch v, sepEnd, matchEnd, rewrite := p.try(t, i, eof); {
+			case v == undecided:
+				p.hold = t[i:]
+				return -1
+			case v == matched && rewrite:
+				p.cuts = append(p.cuts, i, sepEnd)
+				return matchEnd
+			case v == matched:
+				return matchEnd
+			}
+		}
+		p.inRun, p.name, p.after = false, false, t[i] == '.'
+	}
+	return i
+}
+
+// skip reads t[i:j], which holds no spaced run and no tail, at once: the
+// state after it depends only on its last run of name characters and the
+// character before that.
+func (p *nameRule) skip(t string, i, j int) {
+	if i == j {
+		return
+	}
+	k := j
+	var seen uint8
+	for k > i && normClass[t[k-1]]&cName != 0 {
+		seen |= normClass[t[k-1]]
+		k--
+	}
+	if k == j {
+		c := t[j-1]
+		p.inRun, p.name, p.after = false, false, c == '.' || c == '/' || c == '\\'
+		return
+	}
+	if n := j - k; k == i && p.inRun {
+		p.n += n
+		p.special = p.special || seen&cSpecial != 0
+		p.name = p.name && p.n <= 256
+	} else {
+		after := p.after
+		if k > i {
+			c := t[k-1]
+			after = c == '.' || c == '/' || c == '\\'
+		}
+		p.inRun, p.n, p.special = true, n, seen&cSpecial != 0
+		p.name = normClass[t[k]]&cAlnum != 0 && !after && n <= 256
+	}
+	p.after = true
+}
 
 func (p *nameRule) try(t string, i int, eof bool) (verdict, int, int, bool) {
 	sepEnd, end, dots, spaced, next, ok := sepAndExt(t, i, eof)
@@ -421,23 +700,6 @@ func (p *nameRule) try(t string, i int, eof bool) (verdict, int, int, bool) {
 	// The match is consumed either way: its extension begins no name.
 	p.after, p.inRun, p.name, p.n, p.special = true, true, false, end-sepEnd, false
 	return matched, sepEnd, end, rewrite
-}
-
-func (p *nameRule) step(r rune) {
-	nameChar := isAlnum(r) || r == '_' || r == '-'
-	switch {
-	case nameChar && p.inRun:
-		p.n++
-		p.special = p.special || r == '_' || r == '-' || r >= '0' && r <= '9'
-		p.name = p.name && p.n <= 256
-	case nameChar:
-		p.inRun, p.n = true, 1
-		p.name = isAlnum(r) && !p.after
-		p.special = r >= '0' && r <= '9'
-	default:
-		p.inRun, p.name = false, false
-	}
-	p.after = nameChar || r == '.' || r == '/' || r == '\\'
 }
 
 // listedExtension reports whether ext (at most 16 ASCII letters and

@@ -1,0 +1,447 @@
+package parsers
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/reasoning-go/reasoning/internal/conformance"
+)
+
+// TestNormalizerAgrees checks the content normaliser of
+// minimax_m2_sanitized against refNorm, a plain implementation that reads
+// one character at a time (the normaliser as it was before it learnt to
+// skip text in bulk), on seeded random texts built from the characters
+// the rules treat specially: each rule alone and the two in a row, as the
+// parser runs them, under one whole text, one byte per delta and random
+// splits with empty deltas. Every call must return what refNorm's returns,
+// so that text held back is released by the same delta too.
+func TestNormalizerAgrees(t *testing.T) {
+	seeds := uint64(400)
+	if conformance.FullSweep() {
+		seeds = 4000
+	}
+	for seed := range seeds {
+		r := rand.New(rand.NewPCG(seed, 12))
+		for range 10 {
+			text := normText(r)
+			for _, deltas := range normChunkings(r, text) {
+				if err := normAgree(deltas); err != nil {
+					t.Fatalf("seed %d, deltas %q (the last one ends the text): %v", seed, deltas, err)
+				}
+			}
+		}
+	}
+}
+
+// TestNormalizerCases checks normalizePaths on cases chosen for the edge
+// paths of its bulk skipping: dots and droppable whitespace at the ends of
+// a text, runs of whitespace at the limit, names and paths reaching back
+// over what the normaliser skips, other whitespace, and cut characters. It
+// also checks that refNorm agrees with each.
+func TestNormalizerCases(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"", ""},
+		{".", "."},
+		{" . ", " . "},
+		{"main . py", "main.py"},
+		{"main .py", "main.py"},
+		{"main. py", "main.py"},
+		{"main.py", "main.py"},
+		{"main . . py", "main..py"},
+		{"main . PY", "main.PY"},
+		{"main . pyc", "main . pyc"},         // not listed, and main is no special name
+		{"main_2 . pyc", "main_2.pyc"},       // a _ or digit qualifies the name
+		{"the end. Done", "the end. Done"},   // not listed
+		{"foo . bar . py", "foo . bar . py"}, // the first match consumes bar
+		{"a/b . c", "a/b.c"},                 // rule a: the name ends a path
+		{"a/b . c)", "a/b.c)"},
+		{"a/b . cx", "a/b.cx"},
+		{"a/b . c.", "a/b . c."}, // a dot may not follow a path's extension
+		{"x a/b . c", "x a/b.c"},
+		{"'a/b . c'", "'a/b.c'"},
+		{"a/b.c.d . py", "a/b.c.d . py"}, // rule a: a match of dots alone first; rule b: d follows a dot
+		{"a/b\u00a0. c", "a/b\u00a0. c"}, // other whitespace ends the path, and is no name's
+		{"a/b .\u00a0c", "a/b .\u00a0c"}, // other whitespace in the run: left alone
+		{"é main . py", "é main.py"},
+		{"émain . py", "émain.py"}, // a name may follow a character that is not ASCII
+		{"a\xffmain . py", "a\xffmain.py"},
+		{"éa/b . c", "éa/b.c"},
+		{"a\u00a0b/c . d", "a\u00a0b/c.d"},
+		{"x-main . py", "x-main.py"},
+		{"-main . py", "-main . py"}, // a name begins with a letter or digit
+		{"main" + strings.Repeat(" ", 63) + ".py", "main.py"},
+		{"main" + strings.Repeat(" ", 64) + ".py", "main" + strings.Repeat(" ", 64) + ".py"},
+		{"main" + strings.Repeat(" ", 70) + ". py", "main" + strings.Repeat(" ", 70) + ". py"},
+		{strings.Repeat("a", 256) + " . py", strings.Repeat("a", 256) + ".py"},
+		{strings.Repeat("a", 257) + " . py", strings.Repeat("a", 257) + " . py"},
+		{"main . " + strings.Repeat("a", 16), "main . " + strings.Repeat("a", 16)},
+		{"main2 . " + strings.Repeat("a", 16), "main2." + strings.Repeat("a", 16)},
+		{"main2 . " + strings.Repeat("a", 17), "main2 . " + strings.Repeat("a", 17)},
+		{"main2 . py_x", "main2 . py_x"},
+		{"see a/b . c and main . py, then x/y .\tz", "see a/b.c and main.py, then x/y.z"},
+	} {
+		if got := normalizePaths(c.in); got != c.want {
+			t.Errorf("normalizePaths(%q) = %q, want %q", c.in, got, c.want)
+		}
+		if err := normAgree([]string{c.in}); err != nil {
+			t.Errorf("%q: %v", c.in, err)
+		}
+		if err := normAgree(strings.SplitAfter(c.in, "")); err != nil {
+			t.Errorf("%q per byte: %v", c.in, err)
+		}
+	}
+}
+
+// TestNormalizerHolds checks the normaliser against refNorm on streams
+// whose deltas end where a try reads to the end of what it has, at the
+// limits of what it may read.
+func TestNormalizerHolds(t *testing.T) {
+	a16, a17 := strings.Repeat("a", 16), strings.Repeat("a", 17)
+	for _, deltas := range [][]string{
+		{"main " + a16, " x"},
+		{"main " + a17, " x"},
+		{"main . " + a16, " x"},
+		{"main2 . " + a16, ""},
+		{"main" + strings.Repeat(" ", 64), ". py"},
+		{"main" + strings.Repeat(" ", 64) + "py", ". x"},
+		{"main" + strings.Repeat(" ", 65) + "py", ". x"},
+		{"main" + strings.Repeat(" ", 65) + "\xe2", "\x80\x83"},
+		{"main" + strings.Repeat(" ", 64) + "\xe2", "\x80\x83"},
+		{"main" + strings.Repeat(" ", 64) + ".", "py"},
+		{"main" + strings.Repeat(" ", 63) + ".", "py"},
+		{"a/b" + strings.Repeat(" ", 64) + "py", ". x"},
+		{"a/b" + strings.Repeat(".", 70), "py"},
+		{"a/b" + strings.Repeat(".", 64), "py"},
+		{"main" + strings.Repeat(" ", 65), ". py"},
+		{"main" + strings.Repeat(" ", 66), ". py"},
+		{"main" + strings.Repeat(" ", 200), ". py"},
+		{"a/b .", " c", ")"},
+		{"a/b.c", ".d . py", ""},
+		{"a/b..", ". c"},
+		{"main \xe2\x80", "\x83. py"},
+		{"main .\xe2\x80", "\x83py"},
+		{"main . py\xe2", "\x80\x83"},
+		{"main", " ", ".", " ", "p", "y", ""},
+		{"see v2 . N", "ext"},
+	} {
+		if err := normAgree(deltas); err != nil {
+			t.Errorf("deltas %q: %v", deltas, err)
+		}
+	}
+}
+
+// TestNormClass checks the byte classes of the normaliser's bulk reads
+// against the predicates its tries use, and that every Unicode space of
+// more than one byte begins with a byte of class cLead.
+func TestNormClass(t *testing.T) {
+	for b := range 256 {
+		r, c := rune(b), normClass[b]
+		if b >= utf8.RuneSelf {
+			if c&^cLead != 0 {
+				t.Errorf("byte %#x: class %#b, want cLead at most", b, c)
+			}
+			continue
+		}
+		for _, k := range []struct {
+			class uint8
+			want  bool
+		}{
+			{cDot, r == '.'},
+			{cDrop, dropSpace(r)},
+			{cBreak, !dropSpace(r) && (isSpace(r) || strings.ContainsRune("\"'`<>|", r))},
+			{cSlash, r == '/' || r == '\\'},
+			{cName, isAlnum(r) || r == '_' || r == '-'},
+			{cAlnum, isAlnum(r)},
+			{cSpecial, r >= '0' && r <= '9' || r == '_' || r == '-'},
+			{cLead, false},
+		} {
+			if got := c&k.class != 0; got != k.want {
+				t.Errorf("byte %q: class %#b has %#b %v, want %v", r, c, k.class, got, k.want)
+			}
+		}
+	}
+	for r := rune(utf8.RuneSelf); r <= unicode.MaxRune; r++ {
+		if isSpace(r) && normClass[string(r)[0]]&cLead == 0 {
+			t.Errorf("%U is a space, but its first byte is not of class cLead", r)
+		}
+	}
+}
+
+// normPieces are what normText builds texts from: the characters each rule
+// treats specially, whitespace the normaliser keeps, extensions listed and
+// not, characters cut in two and invalid UTF-8, with runs near the
+// limits of the rules (64 bytes of whitespace, 16-byte extensions,
+// 256-byte names).
+var normPieces = []string{
+	" ", " ", " ", "\t", "\n", "\r", "\v", "\f", "\x1c", "\u00a0", "\u0085", "\u1680", "\u2003", "\u2028", "\u3000",
+	".", ".", ".", "..", " . ", ". ", " .", "/", "/", "\\", "\"", "'", "`", "<", ">", "|", "(", ")", ",", ";", ":", "[", "]",
+	"_", "-", "0", "7", "a", "b", "x", "Z", "py", "PY", "gd", "json", "tscn", "md", "c", "h", "txt", "foo", "main", "v2",
+	"é", "中", "\xff", "\xe2\x80", "\x80", "\xf0\x9f",
+	strings.Repeat(" ", 62), strings.Repeat("\n", 65), strings.Repeat("a", 15), strings.Repeat("c", 16), strings.Repeat("b1", 9), strings.Repeat("n", 250),
+}
+
+// normText returns a random text of up to 40 pieces of normPieces, and now
+// and then a sample of the kind of text the rules rewrite.
+func normText(r *rand.Rand) string {
+	var b strings.Builder
+	for range r.IntN(41) {
+		if r.IntN(8) == 0 {
+			b.WriteString([]string{"scripts/monkey_character . gd", "main . py", "a/b .\n json", "v2 . Next", "x/y.z"}[r.IntN(5)])
+			continue
+		}
+		b.WriteString(normPieces[r.IntN(len(normPieces))])
+	}
+	return b.String()
+}
+
+// normChunkings splits text into deltas: whole, one byte each, and random
+// splits (with empty deltas among them).
+func normChunkings(r *rand.Rand, text string) [][]string {
+	chs := [][]string{{text}, strings.SplitAfter(text, "")}
+	for range 3 {
+		var deltas []string
+		for rest := text; rest != ""; {
+			n := min(len(rest), r.IntN(12))
+			deltas = append(deltas, rest[:n])
+			rest = rest[n:]
+		}
+		if r.IntN(2) == 0 {
+			deltas = append(deltas, "") // the end comes in a delta of its own
+		}
+		chs = append(chs, deltas)
+	}
+	return chs
+}
+
+// normAgree feeds deltas, the last one ending the text, to each rule alone
+// and to the two in a row, on the normaliser and on refNorm, and says where
+// they first differ.
+func normAgree(deltas []string) error {
+	var paths pathRule
+	var names, chained nameRule
+	var chainedPaths pathRule
+	var ref, refNames, refChained refNorm
+	for i, d := range deltas {
+		eof := i == len(deltas)-1
+		if got, want := paths.feed(d, eof), ref.feed(refPathRule, d, eof); got != want {
+			return fmt.Errorf("rule a, delta %d: got %q, want %q", i, got, want)
+		}
+		if got, want := names.feed(d, eof), refNames.feed(refNameRule, d, eof); got != want {
+			return fmt.Errorf("rule b, delta %d: got %q, want %q", i, got, want)
+		}
+		got := chained.feed(chainedPaths.feed(d, eof), eof)
+		if want := refChained.chain(d, eof); got != want {
+			return fmt.Errorf("both rules, delta %d: got %q, want %q", i, got, want)
+		}
+	}
+	return nil
+}
+
+// refNorm is the normaliser read one character at a time: rule a, rule b,
+// or the two in a row (chain). Text it holds is joined with plain string
+// concatenation.
+type refNorm struct {
+	hold    string
+	path    refPathState
+	name    refNameState
+	chained *refNorm // rule b's state, for chain
+}
+
+type refRule int
+
+const (
+	refPathRule refRule = iota
+	refNameRule
+)
+
+// chain runs rule a, then rule b over its output, as the parser does.
+func (n *refNorm) chain(s string, eof bool) string {
+	if n.chained == nil {
+		n.chained = new(refNorm)
+	}
+	return n.chained.feed(refNameRule, n.feed(refPathRule, s, eof), eof)
+}
+
+// feed is the old normFeed: it returns the output of the rule over s, after
+// the text it held; eof ends the text.
+func (n *refNorm) feed(rule refRule, s string, eof bool) string {
+	t := n.hold + s
+	n.hold = ""
+	var out strings.Builder
+	i := 0
+	for i < len(t) {
+		r, size, ok := runeAt(t, i, eof)
+		if !ok {
+			break
+		}
+		var may bool
+		if rule == refPathRule {
+			may = n.path.path && (r == '.' || isSpace(r))
+		} else {
+			may = n.name.inRun && n.name.name && (r == '.' || isSpace(r))
+		}
+		if may {
+			var v verdict
+			var sepEnd, end int
+			var rewrite bool
+			if rule == refPathRule {
+				v, sepEnd, end, rewrite = n.path.try(t, i, eof)
+			} else {
+				v, sepEnd, end, rewrite = n.name.try(t, i, eof)
+			}
+			if v == undecided {
+				break
+			}
+			if v == matched {
+				if rewrite {
+					out.WriteString(strings.Repeat(".", strings.Count(t[i:sepEnd], ".")))
+					out.WriteString(t[sepEnd:end])
+				} else {
+					out.WriteString(t[i:end])
+				}
+				i = end
+				continue
+			}
+		}
+		if rule == refPathRule {
+			n.path.step(r)
+		} else {
+			n.name.step(r)
+		}
+		out.WriteString(t[i : i+size])
+		i += size
+	}
+	n.hold = t[i:]
+	return out.String()
+}
+
+// dropSpace reports whether r is whitespace the normaliser drops: ASCII
+// space, tab and line ends.
+func dropSpace(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' }
+
+func isAlnum(r rune) bool {
+	return r < utf8.RuneSelf && (r|0x20 >= 'a' && r|0x20 <= 'z' || r >= '0' && r <= '9')
+}
+
+// refSepAndExt is the old sepAndExt.
+func refSepAndExt(t string, i int, eof bool) (sepEnd, end int, dots int, spaced bool, next rune, ok bool) {
+	j := i
+	for j < len(t) {
+		if j-i > maxSepRun {
+			return j, j, dots, spaced, 0, true // too long a run to join
+		}
+		r, size, full := runeAt(t, j, eof)
+		if !full {
+			return 0, 0, 0, false, 0, false
+		}
+		if r == '.' {
+			dots++
+		} else if dropSpace(r) {
+			spaced = true
+		} else {
+			break
+		}
+		j += size
+	}
+	if j == len(t) && !eof {
+		return 0, 0, 0, false, 0, false
+	}
+	sepEnd = j
+	for j < len(t) && j-sepEnd <= 16 && isAlnum(rune(t[j])) {
+		j++
+	}
+	if j-sepEnd > 16 {
+		return sepEnd, j, dots, spaced, 0, true
+	}
+	if j == len(t) {
+		if !eof {
+			return 0, 0, 0, false, 0, false
+		}
+		return sepEnd, j, dots, spaced, -1, true
+	}
+	next, _, full := runeAt(t, j, eof)
+	if !full {
+		return 0, 0, 0, false, 0, false
+	}
+	return sepEnd, j, dots, spaced, next, true
+}
+
+// refPathState is the old pathRule's state.
+type refPathState struct{ run, slash, path, empty bool }
+
+func (p *refPathState) try(t string, i int, eof bool) (verdict, int, int, bool) {
+	sepEnd, end, dots, spaced, next, ok := refSepAndExt(t, i, eof)
+	switch {
+	case !ok:
+		return undecided, 0, 0, false
+	case dots == 0 || end == sepEnd || end-sepEnd > 16 || !endsPath(next):
+		return noMatch, 0, 0, false
+	case p.slash && t[i] == '.' && dots > 1:
+		return noMatch, 0, 0, false
+	case !spaced:
+		p.empty = true
+		return noMatch, 0, 0, false
+	case p.empty:
+		return noMatch, 0, 0, false
+	}
+	*p = refPathState{}
+	return matched, sepEnd, end, true
+}
+
+func (p *refPathState) step(r rune) {
+	switch r {
+	case '"', '\'', '`', '<', '>', '|':
+		*p = refPathState{}
+		return
+	}
+	if isSpace(r) {
+		*p = refPathState{}
+		return
+	}
+	if p.slash {
+		p.path, p.empty = true, false
+	}
+	p.slash, p.run = (r == '/' || r == '\\') && p.run, true
+}
+
+// refNameState is the old nameRule's state.
+type refNameState struct {
+	after, inRun, name, special bool
+	n                           int
+}
+
+func (p *refNameState) try(t string, i int, eof bool) (verdict, int, int, bool) {
+	sepEnd, end, dots, spaced, next, ok := refSepAndExt(t, i, eof)
+	switch {
+	case !ok:
+		return undecided, 0, 0, false
+	case dots == 0 || end == sepEnd || end-sepEnd > 16 || next == '_':
+		return noMatch, 0, 0, false
+	case !spaced:
+		return noMatch, 0, 0, false
+	}
+	rewrite := p.special || nameExtensions[strings.ToLower(t[sepEnd:end])]
+	p.after, p.inRun, p.name, p.n, p.special = true, true, false, end-sepEnd, false
+	return matched, sepEnd, end, rewrite
+}
+
+func (p *refNameState) step(r rune) {
+	nameChar := isAlnum(r) || r == '_' || r == '-'
+	switch {
+	case nameChar && p.inRun:
+		p.n++
+		p.special = p.special || r == '_' || r == '-' || r >= '0' && r <= '9'
+		p.name = p.name && p.n <= 256
+	case nameChar:
+		p.inRun, p.n = true, 1
+		p.name = isAlnum(r) && !p.after
+		p.special = r >= '0' && r <= '9'
+	default:
+		p.inRun, p.name = false, false
+	}
+	p.after = nameChar || r == '.' || r == '/' || r == '\\'
+}
