@@ -72,6 +72,13 @@ type Scanner struct {
 	next  [MaxMarkers]int
 	known uint64
 
+	// sets remembers what SetActive derived for the last few sets (a
+	// zero entry is the empty set's), so that a grammar that moves between
+	// a few sets at every marker, as one does over a text dense in
+	// markers, does not derive them anew each time.
+	sets    [4]activeSet
+	setNext int // the entry of sets the next new set replaces
+
 	slab *Slab // copies out held text (see hbuf); nil: one of its own, made when needed
 
 	// hbuf holds the held text once a partial marker grows across deltas
@@ -110,20 +117,42 @@ func (s *Scanner) join(a, b string) string {
 // Held text is re-examined against the new set by the next call to Next.
 func (s *Scanner) SetActive(mask uint64) {
 	mask &= 1<<len(s.markers) - 1
-	s.active, s.longest, s.lead = mask, 0, ""
-	for m := mask; m != 0; m &= m - 1 {
-		mk := s.markers[bits.TrailingZeros64(m)]
-		if s.longest == 0 {
-			s.lead = mk
-		} else {
-			s.lead = s.lead[:commonPrefix(s.lead, mk)]
-		}
-		s.longest = max(s.longest, len(mk))
-	}
+	e := s.set(mask)
+	s.active, s.lead, s.longest = mask, e.lead, e.longest
 	s.only = -1
 	if s.lead != "" {
 		s.only = int(s.lead[0])
 	}
+}
+
+// An activeSet is what SetActive derives from a set of markers.
+type activeSet struct {
+	mask    uint64 // the set
+	lead    string // the longest prefix its markers share ("" when none)
+	longest int    // the length of its longest marker
+}
+
+// set returns what SetActive derives from mask: remembered (sets), or
+// derived now and remembered in place of the entry set longest ago.
+func (s *Scanner) set(mask uint64) activeSet {
+	for _, e := range s.sets {
+		if e.mask == mask {
+			return e
+		}
+	}
+	e := activeSet{mask: mask}
+	for m := mask; m != 0; m &= m - 1 {
+		mk := s.markers[bits.TrailingZeros64(m)]
+		if e.longest == 0 {
+			e.lead = mk
+		} else {
+			e.lead = e.lead[:commonPrefix(e.lead, mk)]
+		}
+		e.longest = max(e.longest, len(mk))
+	}
+	s.sets[s.setNext] = e
+	s.setNext = (s.setNext + 1) % len(s.sets)
+	return e
 }
 
 // commonPrefix returns the length of the longest common prefix of a and b.
@@ -212,7 +241,9 @@ func (s *Scanner) Next() (held, text string, m int) {
 		s.own = false
 	}
 	rest := s.delta[s.cur:]
-	if s.noneStarts(rest) { // the common delta: nothing to look for
+	// The common delta: nothing to look for. Longer text goes to index,
+	// which searches it once (see noneStarts), without the call.
+	if s.active == 0 || len(rest) <= 32 && s.noneStarts(rest) {
 		s.cur = len(s.delta)
 		return held, rest, -1
 	}
@@ -322,10 +353,19 @@ func (s *Scanner) matchAcross(a, b string) (k int, full bool) {
 // marker (code full of "<") goes to a search per marker instead
 // (indexEach), which strings.Index makes fast there.
 func (s *Scanner) index() (pos, k int) {
-	if s.lead == "" {
-		return s.indexEach(s.cur)
-	}
 	rest := s.delta[s.cur:]
+	switch {
+	case s.lead == "":
+		return s.indexEach(s.cur)
+	case s.active&(s.active-1) == 0: // one marker, the lead: its own search
+		i := strings.Index(rest, s.lead)
+		if i < 0 {
+			work.Add(len(rest))
+			return 0, -1
+		}
+		work.Add(i + 1)
+		return i, bits.TrailingZeros64(s.active)
+	}
 	for off, misses := 0, 0; ; {
 		i := strings.Index(rest[off:], s.lead)
 		if i < 0 {
