@@ -134,13 +134,15 @@ type activeSet struct {
 
 // set returns what SetActive derives from mask: remembered (sets), or
 // derived now and remembered in place of the entry set longest ago.
-func (s *Scanner) set(mask uint64) activeSet {
-	for _, e := range s.sets {
-		if e.mask == mask {
+func (s *Scanner) set(mask uint64) *activeSet {
+	for i := range s.sets {
+		if e := &s.sets[i]; e.mask == mask {
 			return e
 		}
 	}
-	e := activeSet{mask: mask}
+	e := &s.sets[s.setNext]
+	s.setNext = (s.setNext + 1) % len(s.sets)
+	*e = activeSet{mask: mask}
 	for m := mask; m != 0; m &= m - 1 {
 		mk := s.markers[bits.TrailingZeros64(m)]
 		if e.longest == 0 {
@@ -150,8 +152,6 @@ func (s *Scanner) set(mask uint64) activeSet {
 		}
 		e.longest = max(e.longest, len(mk))
 	}
-	s.sets[s.setNext] = e
-	s.setNext = (s.setNext + 1) % len(s.sets)
 	return e
 }
 
@@ -247,7 +247,7 @@ func (s *Scanner) Next() (held, text string, m int) {
 		s.cur = len(s.delta)
 		return held, rest, -1
 	}
-	if pos, k := s.index(); k >= 0 {
+	if pos, k := s.index(rest); k >= 0 {
 		s.cur += pos + len(s.markers[k])
 		return held, rest[:pos], k
 	}
@@ -343,8 +343,9 @@ func (s *Scanner) matchAcross(a, b string) (k int, full bool) {
 	return -1, false
 }
 
-// index returns the position, relative to cur, and the index of the
-// earliest active marker in what remains of the delta; k is -1 when none.
+// index returns the position in rest, what remains of the delta after
+// cur, and the index of the earliest active marker there; k is -1 when
+// none.
 //
 // Where the active markers share a prefix (most families: "<", Harmony's
 // "<|"), one pass looks for it and tries the markers only where it is, so
@@ -352,8 +353,7 @@ func (s *Scanner) matchAcross(a, b string) (k int, full bool) {
 // than one per active marker. Text where the prefix comes often without a
 // marker (code full of "<") goes to a search per marker instead
 // (indexEach), which strings.Index makes fast there.
-func (s *Scanner) index() (pos, k int) {
-	rest := s.delta[s.cur:]
+func (s *Scanner) index(rest string) (pos, k int) {
 	switch {
 	case s.lead == "":
 		return s.indexEach(s.cur)
