@@ -72,12 +72,15 @@ type Scanner struct {
 	next  [MaxMarkers]int
 	known uint64
 
-	// sets remembers what SetActive derived for the last few sets (a
-	// zero entry is the empty set's), so that a grammar that moves between
-	// a few sets at every marker, as one does over a text dense in
-	// markers, does not derive them anew each time.
+	// prev is the set active before this one, and sets remembers what
+	// SetActive derived for the last few sets (a zero entry is the empty
+	// set's), so that a grammar that moves between a few sets at every
+	// marker, as one does over a text dense in markers, does not derive
+	// them anew each time: most move back and forth between two.
+	prev    activeSet
 	sets    [4]activeSet
-	setNext int // the entry of sets the next new set replaces
+	setNext int    // the entry of sets the next new set replaces
+	all     uint64 // every marker
 
 	slab *Slab // copies out held text (see hbuf); nil: one of its own, made when needed
 
@@ -92,8 +95,8 @@ type Scanner struct {
 // Reset makes s watch markers (which must pass Check and are not copied),
 // all of them active, with nothing held.
 func (s *Scanner) Reset(markers []string) {
-	*s = Scanner{markers: markers, slab: s.slab, hbuf: s.hbuf}
-	s.SetActive(1<<len(markers) - 1)
+	*s = Scanner{markers: markers, slab: s.slab, hbuf: s.hbuf, all: 1<<len(markers) - 1}
+	s.SetActive(s.all)
 }
 
 // UseSlab makes s join the text it holds in slab, which others may join in
@@ -116,8 +119,12 @@ func (s *Scanner) join(a, b string) string {
 // SetActive sets which markers are looked for: bit i stands for marker i.
 // Held text is re-examined against the new set by the next call to Next.
 func (s *Scanner) SetActive(mask uint64) {
-	mask &= 1<<len(s.markers) - 1
-	e := s.set(mask)
+	mask &= s.all
+	e := s.prev
+	if e.mask != mask {
+		e = *s.set(mask)
+	}
+	s.prev = activeSet{s.active, s.lead, s.longest}
 	s.active, s.lead, s.longest = mask, e.lead, e.longest
 	s.only = -1
 	if s.lead != "" {
