@@ -248,9 +248,7 @@ func (s *Scanner) Next() (held, text string, m int) {
 		s.own = false
 	}
 	rest := s.delta[s.cur:]
-	// The common delta: nothing to look for. Longer text goes to index,
-	// which searches it once (see noneStarts), without the call.
-	if s.active == 0 || len(rest) <= 32 && s.noneStarts(rest) {
+	if s.noneStarts(rest) { // the common delta: nothing to look for
 		s.cur = len(s.delta)
 		return held, rest, -1
 	}
