@@ -96,7 +96,7 @@ type Scanner struct {
 // all of them active, with nothing held.
 func (s *Scanner) Reset(markers []string) {
 	*s = Scanner{markers: markers, slab: s.slab, hbuf: s.hbuf, all: 1<<len(markers) - 1}
-	s.SetActive(s.all)
+	s.use(s.derive(s.all)) // not remembered: a Scanner reset for a few tokens pays nothing for sets
 }
 
 // UseSlab makes s join the text it holds in slab, which others may join in
@@ -125,7 +125,12 @@ func (s *Scanner) SetActive(mask uint64) {
 		e = *s.set(mask)
 	}
 	s.prev = activeSet{s.active, s.lead, s.longest}
-	s.active, s.lead, s.longest = mask, e.lead, e.longest
+	s.use(e)
+}
+
+// use makes e the active set.
+func (s *Scanner) use(e activeSet) {
+	s.active, s.lead, s.longest = e.mask, e.lead, e.longest
 	s.only = -1
 	if s.lead != "" {
 		s.only = int(s.lead[0])
@@ -149,7 +154,13 @@ func (s *Scanner) set(mask uint64) *activeSet {
 	}
 	e := &s.sets[s.setNext]
 	s.setNext = (s.setNext + 1) % len(s.sets)
-	*e = activeSet{mask: mask}
+	*e = s.derive(mask)
+	return e
+}
+
+// derive returns what SetActive derives from mask.
+func (s *Scanner) derive(mask uint64) activeSet {
+	e := activeSet{mask: mask}
 	for m := mask; m != 0; m &= m - 1 {
 		mk := s.markers[bits.TrailingZeros64(m)]
 		if e.longest == 0 {
