@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/reasoning-go/reasoning"
 	"github.com/reasoning-go/reasoning/internal/marker"
@@ -147,6 +148,7 @@ type gather struct {
 	output string
 	emit   emitter // x.add, made once
 	sec    [2][]span
+	size   [2]int // the length of each section's text
 	// other holds text that is not the output's bytes at its offset (rare:
 	// a grammar's own text); a span with n < 0 stands for other[at].
 	other []string
@@ -172,13 +174,15 @@ func (x *gather) add(ph phase, s string, at int) {
 	if s == "" {
 		return
 	}
-	sec := &x.sec[0]
+	i := 0
 	if ph != phaseReasoning {
-		sec = &x.sec[1]
+		i = 1
 	}
-	// The comparison costs nothing where s is the output's own bytes, as
-	// it nearly always is: equal pointers end it.
-	if end := at + len(s); at >= 0 && end <= len(x.output) && s == x.output[at:end] {
+	sec := &x.sec[i]
+	x.size[i] += len(s)
+	// s is nearly always the output's own bytes at at: equal pointers
+	// say so without a call to compare them.
+	if end := at + len(s); at >= 0 && end <= len(x.output) && (unsafe.StringData(s) == unsafe.StringData(x.output[at:end]) || s == x.output[at:end]) {
 		if n := len(*sec); n > 0 && (*sec)[n-1].n >= 0 && (*sec)[n-1].at+(*sec)[n-1].n == at {
 			(*sec)[n-1].n += len(s)
 			return
@@ -192,9 +196,9 @@ func (x *gather) add(ph phase, s string, at int) {
 
 // message returns the gathered sections and empties x.
 func (x *gather) message() reasoning.Message {
-	m := reasoning.Message{Reasoning: x.text(x.sec[0]), Content: x.text(x.sec[1])}
+	m := reasoning.Message{Reasoning: x.text(0), Content: x.text(1)}
 	for i := range x.sec {
-		x.sec[i] = x.sec[i][:0]
+		x.sec[i], x.size[i] = x.sec[i][:0], 0
 		if cap(x.sec[i]) > maxGatherRoom {
 			x.sec[i] = nil
 		}
@@ -204,25 +208,18 @@ func (x *gather) message() reasoning.Message {
 	return m
 }
 
-// text returns the text of spans: a substring of the output where it is
-// one span of it, else one copy.
-func (x *gather) text(spans []span) string {
-	switch {
-	case len(spans) == 0:
+// text returns the text of section i: a substring of the output where it
+// is one span of it, else one copy, made at its final size.
+func (x *gather) text(i int) string {
+	spans := x.sec[i]
+	switch len(spans) {
+	case 0:
 		return ""
-	case len(spans) == 1:
+	case 1:
 		return x.piece(spans[0])
 	}
-	size := 0
-	for _, sp := range spans {
-		if sp.n < 0 {
-			size += len(x.other[sp.at])
-		} else {
-			size += sp.n
-		}
-	}
 	var b strings.Builder
-	b.Grow(size)
+	b.Grow(x.size[i])
 	for _, sp := range spans {
 		b.WriteString(x.piece(sp))
 	}

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // TestLastIndex checks lastIndex against strings.LastIndex on seeded random
@@ -66,5 +67,77 @@ func TestSpaceSet(t *testing.T) {
 		if got, want := trimSpaceRight(s), strings.TrimRight(s, spaces); got != want {
 			t.Errorf("trimSpaceRight(%q) = %q, want %q", s, got, want)
 		}
+	}
+}
+
+// TestGather checks gather, Extract's collector, on pieces of every kind:
+// the output's own bytes (adjacent ones merge), bytes equal to the
+// output's at their offset but elsewhere in memory, text of a grammar's
+// own, offsets outside the output. Each section is the pieces joined; a
+// section of one piece of the output is that substring, not a copy; a
+// joined section costs one allocation, made at its final size; a second
+// output on the same gather gives its own sections.
+func TestGather(t *testing.T) {
+	a, d, g, j := strings.Repeat("a", 100), strings.Repeat("d", 100), strings.Repeat("g", 100), strings.Repeat("j", 100)
+	output := "<think>" + a + "</think>" + d + "<think>" + g + "</think>" + j
+	at := func(s string) int { return strings.Index(output, s) }
+	type add struct {
+		ph   phase
+		s    string
+		at   int
+		copy bool // s is a copy of the output's bytes, not the bytes themselves
+	}
+	own := func(ph phase, s string) add { return add{ph, output[at(s) : at(s)+len(s)], at(s), false} }
+	for _, tt := range []struct {
+		name               string
+		adds               []add
+		reasoning, content string
+		whole              bool // one piece of the output each: substrings
+		joined             int  // the sections joined: one allocation each
+	}{
+		{"empty", nil, "", "", true, 0},
+		{"one piece each", []add{own(phaseReasoning, a), own(phaseContent, d)}, a, d, true, 0},
+		{"adjacent pieces merge", []add{own(phaseReasoning, a[:10]), {phaseReasoning, output[at(a)+10 : at(a)+100], at(a) + 10, false}, own(phaseContent, d)}, a, d, true, 0},
+		{"pieces apart join", []add{own(phaseReasoning, a), own(phaseContent, d), own(phaseReasoning, g), own(phaseContent, j)}, a + g, d + j, false, 2},
+		{"equal bytes elsewhere", []add{{phaseReasoning, a, at(a), true}, {phaseReasoning, g, at(g), true}}, a + g, "", false, 1},
+		{"grammar's own text", []add{own(phaseContent, d), {phaseContent, "\n", at(d) + 100, false}, own(phaseContent, j)}, "", d + "\n" + j, false, 1},
+		{"offsets outside", []add{{phaseReasoning, a, -1, false}, {phaseReasoning, g, len(output) - 1, false}}, a + g, "", false, 1},
+		{"empty pieces", []add{{phaseReasoning, "", 3, false}, own(phaseContent, d), {phaseContent, "", at(d), false}}, "", d, true, 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var x gather
+			clones := 0
+			run := func() (r, c string) {
+				x.start(output)
+				for _, a := range tt.adds {
+					s := a.s
+					if a.copy {
+						s = strings.Clone(s)
+						clones++
+					}
+					x.emit(a.ph, s, a.at)
+				}
+				m := x.message()
+				return m.Reasoning, m.Content
+			}
+			for i := range 2 { // the second output reuses x
+				if r, c := run(); r != tt.reasoning || c != tt.content {
+					t.Fatalf("run %d: got %q, %q; want %q, %q", i, r, c, tt.reasoning, tt.content)
+				}
+			}
+			if tt.whole {
+				r, c := run()
+				for _, s := range []string{r, c} {
+					if off := uintptr(unsafe.Pointer(unsafe.StringData(s))) - uintptr(unsafe.Pointer(unsafe.StringData(output))); s != "" && off >= uintptr(len(output)) {
+						t.Fatalf("%q is not the output's own bytes", s)
+					}
+				}
+			}
+			clones = 0
+			allocs := testing.AllocsPerRun(20, func() { run() })
+			if got := allocs - float64(clones)/21; got != float64(tt.joined) {
+				t.Fatalf("%v allocations, want %d", got, tt.joined)
+			}
+		})
 	}
 }

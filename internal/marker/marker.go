@@ -72,6 +72,16 @@ type Scanner struct {
 	next  [MaxMarkers]int
 	known uint64
 
+	// prev is the set active before this one, and sets remembers what
+	// SetActive derived for the last few sets (a zero entry is the empty
+	// set's), so that a grammar that moves between a few sets at every
+	// marker, as one does over a text dense in markers, does not derive
+	// them anew each time: most move back and forth between two.
+	prev    activeSet
+	sets    [4]activeSet
+	setNext int    // the entry of sets the next new set replaces
+	all     uint64 // every marker
+
 	slab *Slab // copies out held text (see hbuf); nil: one of its own, made when needed
 
 	// hbuf holds the held text once a partial marker grows across deltas
@@ -85,8 +95,8 @@ type Scanner struct {
 // Reset makes s watch markers (which must pass Check and are not copied),
 // all of them active, with nothing held.
 func (s *Scanner) Reset(markers []string) {
-	*s = Scanner{markers: markers, slab: s.slab, hbuf: s.hbuf}
-	s.SetActive(1<<len(markers) - 1)
+	*s = Scanner{markers: markers, slab: s.slab, hbuf: s.hbuf, all: 1<<len(markers) - 1}
+	s.use(s.derive(s.all)) // not remembered: a Scanner reset for a few tokens pays nothing for sets
 }
 
 // UseSlab makes s join the text it holds in slab, which others may join in
@@ -109,21 +119,58 @@ func (s *Scanner) join(a, b string) string {
 // SetActive sets which markers are looked for: bit i stands for marker i.
 // Held text is re-examined against the new set by the next call to Next.
 func (s *Scanner) SetActive(mask uint64) {
-	mask &= 1<<len(s.markers) - 1
-	s.active, s.longest, s.lead = mask, 0, ""
-	for m := mask; m != 0; m &= m - 1 {
-		mk := s.markers[bits.TrailingZeros64(m)]
-		if s.longest == 0 {
-			s.lead = mk
-		} else {
-			s.lead = s.lead[:commonPrefix(s.lead, mk)]
-		}
-		s.longest = max(s.longest, len(mk))
+	mask &= s.all
+	e := s.prev
+	if e.mask != mask {
+		e = *s.set(mask)
 	}
+	s.prev = activeSet{s.active, s.lead, s.longest}
+	s.use(e)
+}
+
+// use makes e the active set.
+func (s *Scanner) use(e activeSet) {
+	s.active, s.lead, s.longest = e.mask, e.lead, e.longest
 	s.only = -1
 	if s.lead != "" {
 		s.only = int(s.lead[0])
 	}
+}
+
+// An activeSet is what SetActive derives from a set of markers.
+type activeSet struct {
+	mask    uint64 // the set
+	lead    string // the longest prefix its markers share ("" when none)
+	longest int    // the length of its longest marker
+}
+
+// set returns what SetActive derives from mask: remembered (sets), or
+// derived now and remembered in place of the entry set longest ago.
+func (s *Scanner) set(mask uint64) *activeSet {
+	for i := range s.sets {
+		if e := &s.sets[i]; e.mask == mask {
+			return e
+		}
+	}
+	e := &s.sets[s.setNext]
+	s.setNext = (s.setNext + 1) % len(s.sets)
+	*e = s.derive(mask)
+	return e
+}
+
+// derive returns what SetActive derives from mask.
+func (s *Scanner) derive(mask uint64) activeSet {
+	e := activeSet{mask: mask}
+	for m := mask; m != 0; m &= m - 1 {
+		mk := s.markers[bits.TrailingZeros64(m)]
+		if e.longest == 0 {
+			e.lead = mk
+		} else {
+			e.lead = e.lead[:commonPrefix(e.lead, mk)]
+		}
+		e.longest = max(e.longest, len(mk))
+	}
+	return e
 }
 
 // commonPrefix returns the length of the longest common prefix of a and b.
@@ -216,7 +263,7 @@ func (s *Scanner) Next() (held, text string, m int) {
 		s.cur = len(s.delta)
 		return held, rest, -1
 	}
-	if pos, k := s.index(); k >= 0 {
+	if pos, k := s.index(rest); k >= 0 {
 		s.cur += pos + len(s.markers[k])
 		return held, rest[:pos], k
 	}
@@ -312,8 +359,9 @@ func (s *Scanner) matchAcross(a, b string) (k int, full bool) {
 	return -1, false
 }
 
-// index returns the position, relative to cur, and the index of the
-// earliest active marker in what remains of the delta; k is -1 when none.
+// index returns the position in rest, what remains of the delta after
+// cur, and the index of the earliest active marker there; k is -1 when
+// none.
 //
 // Where the active markers share a prefix (most families: "<", Harmony's
 // "<|"), one pass looks for it and tries the markers only where it is, so
@@ -321,11 +369,19 @@ func (s *Scanner) matchAcross(a, b string) (k int, full bool) {
 // than one per active marker. Text where the prefix comes often without a
 // marker (code full of "<") goes to a search per marker instead
 // (indexEach), which strings.Index makes fast there.
-func (s *Scanner) index() (pos, k int) {
-	if s.lead == "" {
+func (s *Scanner) index(rest string) (pos, k int) {
+	switch {
+	case s.lead == "":
 		return s.indexEach(s.cur)
+	case s.active&(s.active-1) == 0: // one marker, the lead: its own search
+		i := strings.Index(rest, s.lead)
+		if i < 0 {
+			work.Add(len(rest))
+			return 0, -1
+		}
+		work.Add(i + 1)
+		return i, bits.TrailingZeros64(s.active)
 	}
-	rest := s.delta[s.cur:]
 	for off, misses := 0, 0; ; {
 		i := strings.Index(rest[off:], s.lead)
 		if i < 0 {

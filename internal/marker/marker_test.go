@@ -334,3 +334,92 @@ func TestScanPiecesStay(t *testing.T) {
 		}
 	}
 }
+
+// fuzzMarkers are the markers FuzzScan chooses from: shared prefixes
+// ("<", "<|"), shared first bytes, multi-byte runes and markers whose
+// prefix is another's suffix.
+var fuzzMarkers = []string{"<think>", "</think>", "<tool_call>", "<|start|>", "<|end|>", "[THINK]", "[/THINK]", "◁think▷", "◁/think▷", "<<x>", "x>y", "\n</answer>"}
+
+// FuzzScan checks the Scanner against a one-shot reference on any input
+// cut into deltas anywhere, with the active set moving after every marker
+// the way a grammar moves it: the events are the reference's, and the
+// pieces give the input back.
+func FuzzScan(f *testing.F) {
+	f.Add("a<think>b</think>c<tool_call>d", []byte{3, 1, 7}, uint64(0b111), uint64(0b10_0110))
+	f.Add("<|start|>x<|end|><|start|><|e", []byte{40}, uint64(0b11000), uint64(0))
+	f.Add("[THINK]a[/THINK]<think>b</think>", []byte{1, 1, 1, 2, 5}, uint64(0b1100011), uint64(0b1011))
+	f.Add("◁think▷思◁/think▷答<<<x>x>y\n</answer>", []byte{2, 3}, uint64(0xfff), uint64(0xabc))
+	f.Fuzz(func(t *testing.T, input string, cuts []byte, pick, moves uint64) {
+		var markers []string
+		for i, mk := range fuzzMarkers {
+			if pick&(1<<i) != 0 {
+				markers = append(markers, mk)
+			}
+		}
+		if len(markers) == 0 || Check(markers) != nil {
+			return
+		}
+		// next is the active set after marker k: one of a few sets,
+		// chosen by moves.
+		all := uint64(1)<<len(markers) - 1
+		sets := []uint64{all, all &^ 1, all & (moves >> 8), all & 1 << (moves % uint64(len(markers)))}
+		next := func(k int) uint64 { return sets[(moves>>(2*k))%4] }
+
+		var want []event
+		for rest, mask := input, all; rest != ""; {
+			pos, k := len(rest), -1
+			for i, mk := range markers {
+				if j := strings.Index(rest, mk); mask&(1<<i) != 0 && j >= 0 && j < pos {
+					pos, k = j, i
+				}
+			}
+			if pos > 0 {
+				want = append(want, event{rest[:pos], -1})
+			}
+			if k < 0 {
+				break
+			}
+			want = append(want, event{Marker: k})
+			rest, mask = rest[pos+len(markers[k]):], next(k)
+		}
+
+		var deltas []string
+		for i, rest := 0, input; rest != ""; i++ {
+			n := len(rest)
+			if i < len(cuts) {
+				n = min(n, int(cuts[i]))
+			}
+			deltas, rest = append(deltas, rest[:n]), rest[n:]
+		}
+		var got []event
+		text := func(t string) {
+			if t == "" {
+				return
+			}
+			if n := len(got); n > 0 && got[n-1].Marker < 0 {
+				got[n-1].Text += t
+				return
+			}
+			got = append(got, event{t, -1})
+		}
+		var s Scanner
+		s.Reset(markers)
+		for _, d := range deltas {
+			s.Feed(d)
+			for {
+				held, before, k := s.Next()
+				text(held)
+				text(before)
+				if k < 0 {
+					break
+				}
+				got = append(got, event{Marker: k})
+				s.SetActive(next(k))
+			}
+		}
+		text(s.Flush())
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("markers %q, deltas %q: mismatch (-want +got):\n%s", markers, deltas, diff)
+		}
+	})
+}
