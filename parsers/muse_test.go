@@ -109,3 +109,53 @@ func TestMuseEndCheckPerToken(t *testing.T) {
 		}
 	}
 }
+
+// TestMuseHeldRecipient streams bodies whose text may be a recipient
+// ("to=name" right before <|message|>), cut between deltas where the
+// scanner or the grammar holds it: each delta emits what is known to be
+// body text and no more, and what is held goes where the next delta shows
+// it belongs, the same per delta for both names but for the tool call.
+func TestMuseHeldRecipient(t *testing.T) {
+	type step struct {
+		delta string
+		want  reasoning.Message
+	}
+	r := func(s string) reasoning.Message { return reasoning.Message{Reasoning: s} }
+	c := func(s string) reasoning.Message { return reasoning.Message{Content: s} }
+	for _, tt := range []struct {
+		name    string
+		steps   []step
+		glimmer []reasoning.Message // muse_glimmer's, where they differ from muse_spark's
+	}{
+		{"t is text", []step{{" to=self<|message|>a t", r("a ")}, {"he end", r("the end")}}, nil},
+		{"to is text", []step{{" to=user<|message|>go to", c("go ")}, {" is", c("to is")}}, nil},
+		{"to before a terminator", []step{{" to=self<|message|>plan to", r("plan ")}, {"<|eom|>", r("to")}}, nil},
+		{"to= in prose", []step{{" to=user<|message|>x to", c("x ")}, {"=", c("")}, {"y z", c("to=y z")}}, nil},
+		{"t at the end", []step{{" to=self<|message|>bit", r("bi")}, {"", r("")}}, nil},
+		{"recipient in pieces", []step{
+			{" to=self<|message|>I went t", r("I went ")}, {"o", r("")}, {"=", r("")}, {"wx", r("")},
+			{"<|message|>{}", r("")}},
+			[]reasoning.Message{r("I went "), r(""), r(""), r(""), c("to=wx<|message|>{}")}},
+		{"recipient in one delta", []step{
+			{" to=self<|message|>ok ", r("ok ")}, {"to=wx", r("")}, {"<|message|>{}", r("")}},
+			[]reasoning.Message{r("ok "), r(""), c("to=wx<|message|>{}")}},
+		{"after a recipient that is text", []step{
+			{" to=self<|message|>see to=a b", r("see to=a b")}, {" c<|eom|>", r(" c")}}, nil},
+	} {
+		for _, name := range []string{"muse_spark", "muse_glimmer"} {
+			p, err := reasoning.New(name, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, st := range tt.steps {
+				want := st.want
+				if name == "muse_glimmer" && tt.glimmer != nil {
+					want = tt.glimmer[i]
+				}
+				if diff := cmp.Diff(want, p.ExtractStreaming(reasoning.Delta{Text: st.delta})); diff != "" {
+					t.Errorf("%s: %s: delta %d %q (-want +got):\n%s", name, tt.name, i, st.delta, diff)
+				}
+			}
+		}
+	}
+}

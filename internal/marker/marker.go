@@ -57,6 +57,10 @@ type Scanner struct {
 	// every marker of a long delta (Extract) is not paid for there.
 	first   [256]bool
 	firstOf uint64
+	// firstK says, by first byte, which active marker begins with it:
+	// k+1 for marker k when it is the only one, manyFirst when several
+	// do, 0 when none. table brings it up to date with first.
+	firstK  [256]uint8
 	only    int    // the one first byte all active markers share, else -1
 	lead    string // the longest prefix all active markers share ("" when none)
 	longest int    // length of the longest active marker
@@ -185,16 +189,32 @@ func commonPrefix(a, b string) int {
 // table returns the first bytes of the active markers.
 func (s *Scanner) table() *[256]bool {
 	if s.firstOf != s.active {
-		for m := s.firstOf; m != 0; m &= m - 1 { // the first bytes set so far, and no others
-			s.first[s.markers[bits.TrailingZeros64(m)][0]] = false
-		}
-		for m := s.active; m != 0; m &= m - 1 {
-			s.first[s.markers[bits.TrailingZeros64(m)][0]] = true
-		}
-		s.firstOf = s.active
+		s.fillTable()
 	}
 	return &s.first
 }
+
+// fillTable brings first and firstK up to the active set.
+func (s *Scanner) fillTable() {
+	for m := s.firstOf; m != 0; m &= m - 1 { // the first bytes set so far, and no others
+		c := s.markers[bits.TrailingZeros64(m)][0]
+		s.first[c], s.firstK[c] = false, 0
+	}
+	for m := s.active; m != 0; m &= m - 1 {
+		k := bits.TrailingZeros64(m)
+		c := s.markers[k][0]
+		s.first[c] = true
+		if s.firstK[c] == 0 {
+			s.firstK[c] = uint8(k + 1)
+		} else {
+			s.firstK[c] = manyFirst
+		}
+	}
+	s.firstOf = s.active
+}
+
+// manyFirst in Scanner.firstK: several active markers begin with the byte.
+const manyFirst = 255
 
 // Active returns the active set.
 func (s *Scanner) Active() uint64 { return s.active }
@@ -204,9 +224,9 @@ func (s *Scanner) Active() uint64 { return s.active }
 func (s *Scanner) Feed(delta string) { s.delta, s.cur, s.known = delta, 0, 0 }
 
 // Quiet reports whether Next would return all of t, fed next, as text of
-// its own: nothing is held and no byte of t can start an active marker.
-// A caller may then take t as text without feeding it; the Scanner is as
-// Next would leave it.
+// its own: nothing is held and no active marker starts in t, whole or cut
+// short by its end. A caller may then take t as text without feeding it;
+// the Scanner is as Next would leave it.
 func (s *Scanner) Quiet(t string) bool {
 	if s.held != "" {
 		return false
@@ -215,7 +235,46 @@ func (s *Scanner) Quiet(t string) bool {
 		work.Add(len(t))
 		return strings.IndexByte(t, byte(s.only)) < 0
 	}
-	return s.noneStarts(t)
+	return s.noneIn(t)
+}
+
+// noneIn reports whether no active marker starts in t, whole or cut short
+// by its end: Quiet where the active markers begin with different bytes,
+// one of which may be common in text (Muse's "to="). False for a long t,
+// which Next searches once.
+func (s *Scanner) noneIn(t string) bool {
+	work.Add(len(t))
+	switch {
+	case s.active == 0:
+		return true
+	case len(t) > 32:
+		return false
+	}
+	first := s.table()
+	for i := 0; i < len(t); i++ {
+		if first[t[i]] && s.startsIn(t[i:]) {
+			return false
+		}
+	}
+	return true
+}
+
+// startsIn reports whether t begins with an active marker, or is a proper
+// prefix of one; t begins with one's first byte (table is up to date).
+func (s *Scanner) startsIn(t string) bool {
+	if k := s.firstK[t[0]]; k != manyFirst { // the one marker to try
+		mk := s.markers[k-1]
+		n := min(len(mk), len(t))
+		return mk[:n] == t[:n]
+	}
+	for m := s.active; m != 0; m &= m - 1 {
+		mk := s.markers[bits.TrailingZeros64(m)]
+		n := min(len(mk), len(t))
+		if mk[0] == t[0] && mk[:n] == t[:n] {
+			return true
+		}
+	}
+	return false
 }
 
 // Held returns the text held back between deltas.
@@ -372,6 +431,9 @@ func (s *Scanner) matchAcross(a, b string) (k int, full bool) {
 func (s *Scanner) index(rest string) (pos, k int) {
 	switch {
 	case s.lead == "":
+		if len(rest) <= 32 { // a delta: its bytes are fewer than the searches
+			return s.indexShort(rest)
+		}
 		return s.indexEach(s.cur)
 	case s.active&(s.active-1) == 0: // one marker, the lead: its own search
 		i := strings.Index(rest, s.lead)
@@ -415,6 +477,25 @@ func (s *Scanner) startsAt(t string) int {
 		}
 	}
 	return -1
+}
+
+// indexShort is index over rest, a short delta's, by its bytes: where one
+// is a marker's first byte, the markers are tried there.
+func (s *Scanner) indexShort(rest string) (pos, k int) {
+	work.Add(len(rest))
+	first := s.table()
+	for i := 0; i < len(rest); i++ {
+		if !first[rest[i]] {
+			continue
+		}
+		for m := s.active; m != 0; m &= m - 1 {
+			k := bits.TrailingZeros64(m)
+			if mk := s.markers[k]; strings.HasPrefix(rest[i:], mk) {
+				return i, k
+			}
+		}
+	}
+	return 0, -1
 }
 
 // indexEach is index by a search per active marker, from offset from of

@@ -423,3 +423,99 @@ func FuzzScan(f *testing.F) {
 		}
 	})
 }
+
+// TestQuiet checks Quiet against Next: a delta Quiet passes is returned
+// whole as text of its own, with nothing held, and the Scanner is then as
+// Next leaves it. The cases include marker sets whose first bytes differ,
+// one of them a common letter (Muse's "to="), where Quiet looks at where a
+// marker may start rather than at its first byte alone; short random
+// deltas also run Next's search of a short delta by its bytes.
+func TestQuiet(t *testing.T) {
+	sets := []struct {
+		markers, alphabet []string
+		quiet, loud       []string // deltas fed first, to a fresh Scanner
+	}{
+		{[]string{"<|start|>", "<|message|>", "<|eom|>", "<|eot|>", "to="},
+			[]string{"<|", "<", "|", "start|>", "message|>", "eom|>", "t", "o", "=", "to", "the ", "tone", "a", " ", "weather"},
+			[]string{"", "the weather", "tone", "a t o", "o=x", "abc"},
+			[]string{"<", "at", "a to", "to=x", "x<|eom|>", "a<|", "t"}},
+		{[]string{"[THINK]", "<think>", "[/THINK]", "</think>"},
+			[]string{"[", "<", "/", "THINK]", "think>", "[/", "</", "x", " ", "a<b"},
+			[]string{"x", "a<b", "[x]"},
+			[]string{"[", "a<", "<think>", "[/THINK"}},
+	}
+	for _, set := range sets {
+		for _, d := range set.quiet {
+			var s Scanner
+			s.Reset(set.markers)
+			if !s.Quiet(d) {
+				t.Errorf("markers %q: Quiet(%q) = false, want true", set.markers, d)
+			}
+		}
+		for _, d := range set.loud {
+			var s Scanner
+			s.Reset(set.markers)
+			if s.Quiet(d) {
+				t.Errorf("markers %q: Quiet(%q) = true, want false", set.markers, d)
+			}
+		}
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, set := range sets {
+		for range 1000 {
+			var b strings.Builder
+			for range r.IntN(30) {
+				b.WriteString(set.alphabet[r.IntN(len(set.alphabet))])
+			}
+			input := b.String()
+			want := reference(set.markers, input)
+			var deltas []string
+			for i := 0; i < len(input); {
+				n := min(len(input)-i, r.IntN(8))
+				deltas = append(deltas, input[i:i+n])
+				i += n
+			}
+			var s Scanner
+			s.Reset(set.markers)
+			var got []event
+			text := func(x string) {
+				if x == "" {
+					return
+				}
+				if n := len(got); n > 0 && got[n-1].Marker < 0 {
+					got[n-1].Text += x
+					return
+				}
+				got = append(got, event{x, -1})
+			}
+			for _, d := range deltas {
+				quiet := s.Quiet(d)
+				s.Feed(d)
+				var pieces []event
+				for {
+					held, before, k := s.Next()
+					if held != "" {
+						pieces = append(pieces, event{held, -1})
+					}
+					if before != "" {
+						pieces = append(pieces, event{before, -1})
+					}
+					text(held)
+					text(before)
+					if k < 0 {
+						break
+					}
+					pieces = append(pieces, event{Marker: k})
+					got = append(got, event{Marker: k})
+				}
+				if quiet && (s.Held() != "" || len(pieces) > 1 || len(pieces) == 1 && pieces[0].Text != d) {
+					t.Fatalf("markers %q, deltas %q: Quiet(%q) = true, but Next gives %v and holds %q", set.markers, deltas, d, pieces, s.Held())
+				}
+			}
+			text(s.Flush())
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Fatalf("markers %q, input %q, deltas %q: mismatch (-want +got):\n%s", set.markers, input, deltas, diff)
+			}
+		}
+	}
+}
