@@ -71,11 +71,15 @@ type stance struct {
 	// grammar must see the text. The driver reads it only where moves is
 	// false.
 	direct int8
-	// hold, with direct, is the set of bytes (bit c for byte c, below 64)
-	// that text may not end in to go direct: such text goes to the grammar
-	// after all (Hunyuan holds a trailing newline that may be its closing
-	// marker's; a family that trims reasoning's trailing whitespace holds
-	// it). 0: none.
+	// hold, with direct, is what the grammar holds back at the end of text
+	// that goes direct, as a set of bytes (bit c for byte c, below 64):
+	// the trailing run of those bytes, until text with another byte comes
+	// (a family that trims reasoning's trailing whitespace holds it); for
+	// the newline alone (newlineHold), one trailing newline, until any
+	// text comes (Hunyuan's may be its closing marker's). The driver holds
+	// that text itself while the stance stays direct (see driver.run), so
+	// that the grammar, which would move its stance over it, sees it only
+	// when it must. 0: none.
 	hold uint64
 }
 
@@ -84,6 +88,25 @@ func holds(set uint64, c byte) bool { return c < 64 && set&(1<<c) != 0 }
 
 // spaceSet is spaces as a stance's hold.
 const spaceSet = 1<<' ' | 1<<'\t' | 1<<'\r' | 1<<'\n'
+
+// newlineHold is one trailing newline as a stance's hold.
+const newlineHold = 1 << '\n'
+
+// heldTail returns how many of the bytes s ends in a grammar whose stance
+// holds hold would hold back.
+func heldTail(hold uint64, s string) int {
+	n := len(s)
+	if hold == newlineHold {
+		if n > 0 && s[n-1] == '\n' {
+			return 1
+		}
+		return 0
+	}
+	for n > 0 && holds(hold, s[n-1]) {
+		n--
+	}
+	return len(s) - n
+}
 
 // segmented is an optional interface of a grammar that has segments besides
 // reasoning and content, gathered in the builder it returns: its parser is
@@ -112,6 +135,13 @@ type driver struct {
 	direct  int8   // the section plain text goes to, or -1 (stance.direct)
 	hold    uint64 // the bytes such text may not end in (stance.hold)
 	mask    uint64 // the markers that count (stance.mask)
+	// run is the text the grammar would hold back at the end of what went
+	// direct (stance.hold), which the driver holds instead while the
+	// stance stays direct, with its offsets: the grammar has not seen it.
+	// Text after it releases it to the section as the grammar would, or
+	// adds to it; the grammar is handed it (settle) before it sees
+	// anything else, so that it ends up as it would have.
+	run []piece
 	// extra holds markers the scanner watches although they do not count:
 	// those whose token has arrived and whose text has not been seen (IDs
 	// beat text), so that the text uses the ID up where it does not count,
@@ -121,7 +151,7 @@ type driver struct {
 
 // reset makes d run g over new text, from offset 0.
 func (d *driver) reset(g grammar, markers []string) {
-	d.g, d.markers, d.pos, d.fed = g, markers, 0, 0
+	d.g, d.markers, d.pos, d.fed, d.run = g, markers, 0, 0, d.run[:0]
 	d.sc.Reset(markers)
 	d.sync()
 }
@@ -153,6 +183,7 @@ func (d *driver) feed(text string, accept func(k, at int) bool, out emitter) {
 			continue
 		}
 		d.pos += len(mk)
+		d.settle(out)
 		if !accept(k, at) {
 			d.g.text(mk, at, out)
 		} else {
@@ -167,28 +198,105 @@ func (d *driver) finish(out emitter) {
 	if held := d.sc.Flush(); held != "" {
 		d.text(held, out)
 	}
+	d.settle(out)
 	d.g.end(out) // the scanner is spent: nothing to sync
 }
 
 // text sends s, the next bytes of the output (not empty), to its section
-// when the grammar says it goes there as it comes, else to the grammar,
-// and syncs the scanner after it when the grammar moves on text.
+// when the grammar says it goes there as it comes (see send), else to the
+// grammar, and syncs the scanner after it when the grammar moves on text.
 func (d *driver) text(s string, out emitter) {
 	at := d.pos
 	d.pos += len(s)
 	if d.direct >= 0 {
-		if !holds(d.hold, s[len(s)-1]) {
-			out(phase(d.direct), s, at)
-			return
-		}
-		d.g.text(s, at, out)
-		d.sync() // the grammar holds some of it now
+		d.send(s, at, out)
 		return
 	}
 	d.g.text(s, at, out)
 	if d.moves {
 		d.sync()
 	}
+}
+
+// send sends s, text at offset at (not empty), to the section text goes to
+// as it comes (stance.direct), as the grammar would: what it would hold
+// back at the end of s (stance.hold) goes to the run, and the run goes
+// first when s releases it.
+func (d *driver) send(s string, at int, out emitter) {
+	ph := phase(d.direct)
+	if len(d.run) == 0 && !holds(d.hold, s[len(s)-1]) { // the common piece
+		out(ph, s, at)
+		return
+	}
+	n := heldTail(d.hold, s)
+	if n == len(s) && d.hold != newlineHold { // more of the run
+		d.run = append(d.run, piece{s, at})
+		return
+	}
+	for _, p := range d.run {
+		out(ph, p.s, p.at)
+	}
+	d.run = d.run[:0]
+	if n < len(s) {
+		out(ph, s[:len(s)-n], at)
+	}
+	if n > 0 {
+		d.run = append(d.run, piece{s[len(s)-n:], at + len(s) - n})
+	}
+}
+
+// quiet is send for a delta that goes direct whole (the shell's fast path)
+// with a run held or held bytes at its end: it advances the offsets and
+// returns the text the delta gives the section, joined in slab when the
+// run goes first.
+func (d *driver) quiet(s string, slab *marker.Slab) string {
+	at := d.pos
+	d.pos += len(s)
+	d.fed += len(s)
+	if s == "" {
+		return ""
+	}
+	n := heldTail(d.hold, s)
+	if n == len(s) && d.hold != newlineHold { // more of the run
+		d.run = append(d.run, piece{s, at})
+		return ""
+	}
+	text := s[:len(s)-n]
+	switch len(d.run) {
+	case 0:
+	case 1:
+		text = slab.Join(d.run[0].s, text)
+	default:
+		size := len(text)
+		for _, p := range d.run {
+			size += len(p.s)
+		}
+		start := slab.Begin(size)
+		for _, p := range d.run {
+			slab.WriteString(p.s)
+		}
+		slab.WriteString(text)
+		text = slab.End(start)
+	}
+	d.run = d.run[:0]
+	if n > 0 {
+		d.run = append(d.run, piece{s[len(s)-n:], at + len(s) - n})
+	}
+	return text
+}
+
+// settle hands the grammar the run the driver holds, as the text it would
+// have had, before the grammar sees anything else: a marker, the end, or a
+// stance that no longer goes direct. The grammar holds it then.
+func (d *driver) settle(out emitter) {
+	if len(d.run) == 0 {
+		return
+	}
+	for _, p := range d.run {
+		d.g.text(p.s, p.at, out)
+	}
+	d.run = d.run[:0]
+	d.sync()
 }
 
 // sync tells the scanner which markers count now.
@@ -226,6 +334,7 @@ func runPrompt(g grammar, markers []string, prompt string, accept func(k, at int
 	if held := d.sc.Flush(); held != "" {
 		d.text(held, discard)
 	}
+	d.settle(discard) // the grammar holds what it would have
 }
 
 // lastMarker returns the last of the markers in mask that text holds, and
@@ -563,17 +672,21 @@ func (s *shell) Extract(output string) reasoning.Message {
 func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	// The common delta goes whole to the section text goes to as it comes
 	// (stance.direct), without the scanner, the grammar or the pieces: it
-	// carries no marker's ID, nothing is held, no byte of it can start a
-	// marker the scanner watches, and it does not end in a byte the
-	// grammar holds. Only the offsets count it.
-	if l, t := &s.live, d.Text; l.direct >= 0 && s.watch == l.extra && s.quietIDs(d.IDs) &&
-		(t == "" || !holds(l.hold, t[len(t)-1])) && l.sc.Quiet(t) {
-		l.pos += len(d.Text)
-		l.fed += len(d.Text)
-		if l.direct == int8(phaseReasoning) {
-			return reasoning.Message{Reasoning: d.Text}
+	// carries no marker's ID, the scanner holds nothing and no byte of it
+	// can start a marker the scanner watches. Only the offsets count it,
+	// unless it ends in bytes the grammar would hold (stance.hold) or a
+	// run of them is held: the driver holds them then (driver.run).
+	if l, t := &s.live, d.Text; l.direct >= 0 && s.watch == l.extra && s.quietIDs(d.IDs) && l.sc.Quiet(t) {
+		if len(l.run) == 0 && (t == "" || !holds(l.hold, t[len(t)-1])) {
+			l.pos += len(t)
+			l.fed += len(t)
+		} else {
+			t = l.quiet(t, &s.slab) // the driver holds what the grammar would (driver.run)
 		}
-		return reasoning.Message{Content: d.Text}
+		if l.direct == int8(phaseReasoning) {
+			return reasoning.Message{Reasoning: t}
+		}
+		return reasoning.Message{Content: t}
 	}
 	// Any other delta runs the driver, here rather than in a call of its
 	// own, which a grammar that never takes text direct would pay for
