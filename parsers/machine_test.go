@@ -102,7 +102,8 @@ func TestDriverMarkerAfterMovingText(t *testing.T) {
 // it held, release it, add to it, or end it with a marker, a marker cut in
 // two, a delta with IDs or Finish: whitespace-only and empty deltas
 // included. Each delta's message is pinned (held bytes come out with the
-// text after them, never before), and the deltas joined agree with Extract.
+// text after them, never before), the deltas joined agree with Extract,
+// and a delta after Finish gives nothing.
 func TestDriverHeldRun(t *testing.T) {
 	R := func(s string) reasoning.Message { return reasoning.Message{Reasoning: s} }
 	C := func(s string) reasoning.Message { return reasoning.Message{Content: s} }
@@ -179,6 +180,9 @@ func TestDriverHeldRun(t *testing.T) {
 				got = append(got, p.ExtractStreaming(d))
 			}
 			got = append(got, p.Finish())
+			if m := p.ExtractStreaming(reasoning.Delta{Text: "x "}); m != (reasoning.Message{}) {
+				t.Errorf("a delta after Finish gave %+v, want nothing", m)
+			}
 			if !slices.Equal(got, tc.want) {
 				t.Errorf("deltas %q gave\n%q\nwant\n%q", tc.deltas, got, tc.want)
 			}
