@@ -136,7 +136,8 @@ type driver struct {
 	hold    uint64 // what the grammar holds back at the end of such text (stance.hold)
 	mask    uint64 // the markers that count (stance.mask)
 	// fast is direct while the driver holds no run, else -1; a shell sets
-	// it to -1 too once its stream is finished.
+	// it to -1 too while its deltas may not go direct for reasons of its
+	// own (see shell.ExtractStreaming).
 	fast int8
 	// run is the text the grammar would hold back at the end of what went
 	// direct (stance.hold), which the driver holds instead while the
@@ -219,11 +220,11 @@ func (d *driver) finish(out emitter) {
 func (d *driver) text(s string, out emitter) {
 	at := d.pos
 	d.pos += len(s)
-	if d.fast >= 0 && !holds(d.hold, s[len(s)-1]) { // the common piece
-		out(phase(d.fast), s, at)
-		return
-	}
 	if d.direct >= 0 {
+		if d.fast >= 0 && !holds(d.hold, s[len(s)-1]) { // the common piece
+			out(phase(d.fast), s, at)
+			return
+		}
 		if d.runs {
 			d.send(s, at, out)
 			return
@@ -705,12 +706,9 @@ func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	// unless it ends in bytes the grammar would hold (stance.hold) or a
 	// run of them is held: the driver holds them then (driver.run).
 	//
-	// The live driver's fast is -1 besides once the stream is finished
-	// (and direct too), so that the common delta need not check. IDs
-	// pending that the scanner watches for need no check either: the
-	// scanner watches all of them (s.watch is a subset of l.extra between
-	// deltas, as takeIDs adds to it and the driver syncs at once), and
-	// possibly more, so that a quiet delta holds none of them.
+	// The live driver's fast is -1 besides while the stream is finished
+	// (and direct too) or IDs are pending that the scanner watches for
+	// (s.watch != l.extra), so that the common delta checks neither.
 	if l, t := &s.live, d.Text; l.fast >= 0 && t != "" && !holds(l.hold, t[len(t)-1]) {
 		if s.quietIDs(d.IDs) && l.sc.Quiet(t) {
 			l.pos += len(t)
@@ -720,7 +718,7 @@ func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 			}
 			return reasoning.Message{Content: t}
 		}
-	} else if l.direct >= 0 && s.quietIDs(d.IDs) && l.sc.Quiet(t) {
+	} else if l.direct >= 0 && s.watch == l.extra && s.quietIDs(d.IDs) && l.sc.Quiet(t) {
 		return l.quiet(t, &s.slab) // the driver holds what the grammar would (driver.run)
 	}
 	// Any other delta runs the driver, here rather than in a call of its
@@ -742,6 +740,9 @@ func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	}
 	r, c := s.scratch()
 	s.live.feed(d.Text, s.backed, s.out)
+	if s.watch != s.live.extra { // rare: see above
+		s.live.fast = -1
+	}
 	return s.joined(r, c)
 }
 
