@@ -71,11 +71,15 @@ type stance struct {
 	// grammar must see the text. The driver reads it only where moves is
 	// false.
 	direct int8
-	// hold, with direct, is the set of bytes (bit c for byte c, below 64)
-	// that text may not end in to go direct: such text goes to the grammar
-	// after all (Hunyuan holds a trailing newline that may be its closing
-	// marker's; a family that trims reasoning's trailing whitespace holds
-	// it). 0: none.
+	// hold, with direct, is what the grammar holds back at the end of text
+	// that goes direct, as a set of bytes (bit c for byte c, below 64):
+	// the trailing run of those bytes, until text with another byte comes
+	// (a family that trims reasoning's trailing whitespace holds it); for
+	// the newline alone (newlineHold), one trailing newline, until any
+	// text comes (Hunyuan's may be its closing marker's). The driver holds
+	// that text itself while the stance stays direct (see driver.run), so
+	// that the grammar, which would move its stance over it, sees it only
+	// when it must. 0: none.
 	hold uint64
 }
 
@@ -84,6 +88,25 @@ func holds(set uint64, c byte) bool { return c < 64 && set&(1<<c) != 0 }
 
 // spaceSet is spaces as a stance's hold.
 const spaceSet = 1<<' ' | 1<<'\t' | 1<<'\r' | 1<<'\n'
+
+// newlineHold is one trailing newline as a stance's hold.
+const newlineHold = 1 << '\n'
+
+// heldTail returns how many of the bytes s ends in a grammar whose stance
+// holds hold would hold back.
+func heldTail(hold uint64, s string) int {
+	n := len(s)
+	if hold == newlineHold {
+		if n > 0 && s[n-1] == '\n' {
+			return 1
+		}
+		return 0
+	}
+	for n > 0 && holds(hold, s[n-1]) {
+		n--
+	}
+	return len(s) - n
+}
 
 // segmented is an optional interface of a grammar that has segments besides
 // reasoning and content, gathered in the builder it returns: its parser is
@@ -110,8 +133,23 @@ type driver struct {
 	fed     int    // bytes fed: the offset of the next delta's first byte
 	moves   bool   // the grammar's stance may change with the next text
 	direct  int8   // the section plain text goes to, or -1 (stance.direct)
-	hold    uint64 // the bytes such text may not end in (stance.hold)
+	hold    uint64 // what the grammar holds back at the end of such text (stance.hold)
 	mask    uint64 // the markers that count (stance.mask)
+	// fast is direct while the driver holds no run, else -1; a shell sets
+	// it to -1 too while its deltas may not go direct for reasons of its
+	// own (see shell.ExtractStreaming).
+	fast int8
+	// run is the text the grammar would hold back at the end of what went
+	// direct (stance.hold), which the driver holds instead while the
+	// stance stays direct, with its offsets: the grammar has not seen it.
+	// Text after it releases it to the section as the grammar would, or
+	// adds to it; the grammar is handed it (settle) before it sees
+	// anything else, so that it ends up as it would have. Only a driver
+	// that runs holds one: that of a stream, whose next delta may then go
+	// direct; where the whole text comes at once (Extract, the ID walks),
+	// the grammar takes it at once.
+	run  []piece
+	runs bool
 	// extra holds markers the scanner watches although they do not count:
 	// those whose token has arrived and whose text has not been seen (IDs
 	// beat text), so that the text uses the ID up where it does not count,
@@ -121,7 +159,7 @@ type driver struct {
 
 // reset makes d run g over new text, from offset 0.
 func (d *driver) reset(g grammar, markers []string) {
-	d.g, d.markers, d.pos, d.fed = g, markers, 0, 0
+	d.g, d.markers, d.pos, d.fed, d.run = g, markers, 0, 0, d.run[:0]
 	d.sc.Reset(markers)
 	d.sync()
 }
@@ -153,6 +191,9 @@ func (d *driver) feed(text string, accept func(k, at int) bool, out emitter) {
 			continue
 		}
 		d.pos += len(mk)
+		if len(d.run) > 0 {
+			d.settle(out)
+		}
 		if !accept(k, at) {
 			d.g.text(mk, at, out)
 		} else {
@@ -167,18 +208,25 @@ func (d *driver) finish(out emitter) {
 	if held := d.sc.Flush(); held != "" {
 		d.text(held, out)
 	}
+	if len(d.run) > 0 {
+		d.settle(out)
+	}
 	d.g.end(out) // the scanner is spent: nothing to sync
 }
 
 // text sends s, the next bytes of the output (not empty), to its section
-// when the grammar says it goes there as it comes, else to the grammar,
-// and syncs the scanner after it when the grammar moves on text.
+// when the grammar says it goes there as it comes (see send), else to the
+// grammar, and syncs the scanner after it when the grammar moves on text.
 func (d *driver) text(s string, out emitter) {
 	at := d.pos
 	d.pos += len(s)
 	if d.direct >= 0 {
-		if !holds(d.hold, s[len(s)-1]) {
-			out(phase(d.direct), s, at)
+		if d.fast >= 0 && !holds(d.hold, s[len(s)-1]) { // the common piece
+			out(phase(d.fast), s, at)
+			return
+		}
+		if d.runs {
+			d.send(s, at, out)
 			return
 		}
 		d.g.text(s, at, out)
@@ -189,6 +237,92 @@ func (d *driver) text(s string, out emitter) {
 	if d.moves {
 		d.sync()
 	}
+}
+
+// send sends s, text at offset at (not empty), to the section text goes to
+// as it comes (stance.direct), as the grammar would: what it would hold
+// back at the end of s (stance.hold) goes to the run, and the run goes
+// first when s releases it.
+func (d *driver) send(s string, at int, out emitter) {
+	ph := phase(d.direct)
+	n := heldTail(d.hold, s)
+	if n == len(s) && d.hold != newlineHold { // more of the run
+		d.hold1(s, at)
+		return
+	}
+	for _, p := range d.run {
+		out(ph, p.s, p.at)
+	}
+	if n < len(s) {
+		out(ph, s[:len(s)-n], at)
+	}
+	d.holdOnly(s[len(s)-n:], at+len(s)-n)
+}
+
+// hold1 adds s, at offset at, to the run.
+func (d *driver) hold1(s string, at int) {
+	d.run = append(d.run, piece{s, at})
+	d.fast = -1
+}
+
+// holdOnly makes s, at offset at, the run, in place of the one released
+// ("": none).
+func (d *driver) holdOnly(s string, at int) {
+	d.run, d.fast = d.run[:0], d.direct
+	if s != "" {
+		d.hold1(s, at)
+	}
+}
+
+// quiet is send for a delta that goes direct whole (the shell's fast path)
+// with a run held or held bytes at its end: it advances the offsets and
+// returns the delta's message, the run first in its text, joined in slab,
+// when the delta releases it.
+func (d *driver) quiet(s string, slab *marker.Slab) reasoning.Message {
+	at := d.pos
+	d.pos += len(s)
+	d.fed += len(s)
+	if s == "" {
+		return reasoning.Message{}
+	}
+	n := heldTail(d.hold, s)
+	if n == len(s) && d.hold != newlineHold { // more of the run
+		d.hold1(s, at)
+		return reasoning.Message{}
+	}
+	text := s[:len(s)-n]
+	switch len(d.run) {
+	case 0:
+	case 1:
+		text = slab.Join(d.run[0].s, text)
+	default:
+		size := len(text)
+		for _, p := range d.run {
+			size += len(p.s)
+		}
+		start := slab.Begin(size)
+		for _, p := range d.run {
+			slab.WriteString(p.s)
+		}
+		slab.WriteString(text)
+		text = slab.End(start)
+	}
+	d.holdOnly(s[len(s)-n:], at+len(s)-n)
+	if d.direct == int8(phaseReasoning) {
+		return reasoning.Message{Reasoning: text}
+	}
+	return reasoning.Message{Content: text}
+}
+
+// settle hands the grammar the run the driver holds (not empty), as the
+// text it would have had, before the grammar sees anything else: a marker
+// or the end. The grammar holds it then. The stance may move with it: the
+// caller syncs after the grammar's next call (the marker), if it goes on.
+func (d *driver) settle(out emitter) {
+	for _, p := range d.run {
+		d.g.text(p.s, p.at, out)
+	}
+	d.run = d.run[:0]
 }
 
 // sync tells the scanner which markers count now.
@@ -202,6 +336,7 @@ func (d *driver) sync() {
 	if st.moves {
 		d.direct = -1
 	}
+	d.fast = d.direct // the run is settled where the stance may move
 }
 
 // replay runs g over the prompt from the last of the anchor markers in it
@@ -225,6 +360,9 @@ func runPrompt(g grammar, markers []string, prompt string, accept func(k, at int
 	d.feed(prompt, accept, discard)
 	if held := d.sc.Flush(); held != "" {
 		d.text(held, discard)
+	}
+	if len(d.run) > 0 {
+		d.settle(discard) // the grammar holds what it would have
 	}
 }
 
@@ -392,7 +530,6 @@ type shell struct {
 	tok    tokenizer.Tokenizer // nil: text only; the ID methods see no marker
 	turn   int                 // ID of spec.turn when it is one token, else -1
 	allOne bool                // every marker is one token
-	idBits uint64              // bit id&63 for the ID of each marker that is one token: a filter before isMarkerID
 	rules  idRules             // what decides the ID methods
 	endIDs []int
 	memo   endCheck // what IsReasoningEndStreaming remembers
@@ -490,6 +627,7 @@ func (s *shell) start(initial grammar) reasoning.Parser {
 	// One slab per response, for the scanner's joins and the messages,
 	// which grows once.
 	s.live.sc.UseSlab(&s.slab)
+	s.live.runs = true
 	s.live.reset(initial.clone(), s.spec.markers)
 	s.rules = walkRules{s}
 	if r, ok := initial.(idRuler); ok {
@@ -563,17 +701,25 @@ func (s *shell) Extract(output string) reasoning.Message {
 func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	// The common delta goes whole to the section text goes to as it comes
 	// (stance.direct), without the scanner, the grammar or the pieces: it
-	// carries no marker's ID, nothing is held, no byte of it can start a
-	// marker the scanner watches, and it does not end in a byte the
-	// grammar holds. Only the offsets count it.
-	if l, t := &s.live, d.Text; l.direct >= 0 && s.watch == l.extra && s.quietIDs(d.IDs) &&
-		(t == "" || !holds(l.hold, t[len(t)-1])) && l.sc.Quiet(t) {
-		l.pos += len(d.Text)
-		l.fed += len(d.Text)
-		if l.direct == int8(phaseReasoning) {
-			return reasoning.Message{Reasoning: d.Text}
+	// carries no marker's ID, the scanner holds nothing and no byte of it
+	// can start a marker the scanner watches. Only the offsets count it,
+	// unless it ends in bytes the grammar would hold (stance.hold) or a
+	// run of them is held: the driver holds them then (driver.run).
+	//
+	// The live driver's fast is -1 besides while the stream is finished
+	// (and direct too) or IDs are pending that the scanner watches for
+	// (s.watch != l.extra), so that the common delta checks neither.
+	if l, t := &s.live, d.Text; l.fast >= 0 && t != "" && !holds(l.hold, t[len(t)-1]) {
+		if s.quietIDs(d.IDs) && l.sc.Quiet(t) {
+			l.pos += len(t)
+			l.fed += len(t)
+			if l.fast == int8(phaseReasoning) {
+				return reasoning.Message{Reasoning: t}
+			}
+			return reasoning.Message{Content: t}
 		}
-		return reasoning.Message{Content: d.Text}
+	} else if l.direct >= 0 && s.watch == l.extra && s.quietIDs(d.IDs) && l.sc.Quiet(t) {
+		return l.quiet(t, &s.slab) // the driver holds what the grammar would (driver.run)
 	}
 	// Any other delta runs the driver, here rather than in a call of its
 	// own, which a grammar that never takes text direct would pay for
@@ -588,19 +734,22 @@ func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	if s.watch != s.live.extra { // rare: a special token came where it does not count
 		s.live.extra = s.watch
 		s.live.sync()
+		if len(s.live.run) > 0 {
+			s.live.fast = -1 // the stance stays as it was, the run held
+		}
 	}
 	r, c := s.scratch()
 	s.live.feed(d.Text, s.backed, s.out)
+	if s.watch != s.live.extra { // rare: see above
+		s.live.fast = -1
+	}
 	return s.joined(r, c)
 }
 
 // quietIDs reports whether a delta with ids may take the fast path as far
-// as its IDs go: the stream is not finished and none of ids is a marker's
-// (with IDs, the stream is in ID mode from then on: see takeIDs).
+// as its IDs go, the stream not finished: none of ids is a marker's (with
+// IDs, the stream is in ID mode from then on: see takeIDs).
 func (s *shell) quietIDs(ids []int) bool {
-	if s.finished {
-		return false
-	}
 	if ids == nil || s.spec.textOnly {
 		return true
 	}
@@ -619,6 +768,7 @@ func (s *shell) Finish() reasoning.Message {
 	}
 	r, c := s.scratch()
 	s.live.finish(s.out)
+	s.live.fast, s.live.direct = -1, -1 // later deltas emit nothing: see takeIDs
 	return message(r, c)
 }
 

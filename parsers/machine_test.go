@@ -96,3 +96,101 @@ func TestDriverMarkerAfterMovingText(t *testing.T) {
 		p, _ = reasoning.New("hunyuan_a13b", nil)
 	}
 }
+
+// TestDriverHeldRun streams outputs whose reasoning or content ends in
+// whitespace the family holds back (stance.hold), over deltas that keep
+// it held, release it, add to it, or end it with a marker, a marker cut in
+// two, a delta with IDs or Finish: whitespace-only and empty deltas
+// included. Each delta's message is pinned (held bytes come out with the
+// text after them, never before), the deltas joined agree with Extract,
+// and a delta after Finish gives nothing.
+func TestDriverHeldRun(t *testing.T) {
+	R := func(s string) reasoning.Message { return reasoning.Message{Reasoning: s} }
+	C := func(s string) reasoning.Message { return reasoning.Message{Content: s} }
+	none := reasoning.Message{}
+	for _, tc := range []struct {
+		name   string
+		parser string
+		ids    bool // deltas carry IDs, every marker one token
+		opts   []reasoning.Option
+		deltas []string
+		want   []reasoning.Message // one per delta, then Finish's
+	}{
+		{"run over deltas then the closer", "glm45", false, nil,
+			[]string{"<think>A", " ", "\n\n", "", " \t", "</think>", "B"},
+			[]reasoning.Message{R("A"), none, none, none, none, none, C("B"), none}},
+		{"run released by reasoning", "glm45", false, nil,
+			[]string{"<think>A ", "\n", "B \n", "C"},
+			[]reasoning.Message{R("A"), none, R(" \nB"), R(" \nC"), none}},
+		{"run then Finish", "glm45", false, nil,
+			[]string{"<think>A", " ", "\n"},
+			[]reasoning.Message{R("A"), none, none, none}},
+		{"run then a marker cut in two", "glm45", false, nil,
+			[]string{"<think>A", "  </th", "ink>B"},
+			[]reasoning.Message{R("A"), none, C("B"), none}},
+		{"run released by a delta with a marker", "glm45", false, nil,
+			[]string{"<think>A ", "B</think>C "},
+			[]reasoning.Message{R("A"), {Reasoning: " B", Content: "C "}, none}},
+		{"run then the closer's ID", "glm45", true, nil,
+			[]string{"<think>", "A", " ", "\n", "</think>", "B"},
+			[]reasoning.Message{none, R("A"), none, none, none, C("B"), none}},
+		{"run released by a delta with IDs", "glm45", true, nil,
+			[]string{"<think>", "A", " ", "", "B", " "},
+			[]reasoning.Message{none, R("A"), none, none, R(" B"), none, none}},
+		{"run then a tool call", "glm45", true, nil,
+			[]string{"<think>", "A", " \n", "<tool_call>", "{}"},
+			[]reasoning.Message{none, R("A"), none, C("<tool_call>"), C("{}"), none}},
+		{"one newline held", "step3p5", false, nil,
+			[]string{"<think>A\n", "\n", "B\n", "", "</think>C"},
+			[]reasoning.Message{R("A"), R("\n"), R("\nB"), none, C("C"), none}},
+		{"one newline then Finish", "step3p5", false, nil,
+			[]string{"<think>A\n", "\n"},
+			[]reasoning.Message{R("A"), R("\n"), none}},
+		{"content run then Finish", "apriel", false, nil,
+			[]string{"[BEGIN FINAL RESPONSE]X", "Y ", " ", "Z", " \n"},
+			[]reasoning.Message{C("X"), C("Y"), none, C("  Z"), none, none}},
+		{"content run then a dropped marker", "apriel", false, nil,
+			[]string{"[BEGIN FINAL RESPONSE]X", "Y\n", "[END FINAL RESPONSE]", "Z"},
+			[]reasoning.Message{C("X"), C("Y"), none, C("\nZ"), none}},
+		{"newline before the closer", "hunyuan_a13b", false, nil,
+			[]string{"<think>\nA", "B\n", "\n", "C", "\n</think>\n<answer>\nD\n</answer>"},
+			[]reasoning.Message{R("A"), R("B"), R("\n"), R("\nC"), C("D"), none}},
+		{"reasoning run then a block end", "inkling", false, []reasoning.Option{reasoning.WithForceReasoning(true)},
+			[]string{"A", " ", "\t", "B\n", "<|end_message|>", "C"},
+			[]reasoning.Message{R("A"), none, none, R(" \tB"), none, C("C"), none}},
+	} {
+		t.Run(tc.parser+"/"+tc.name, func(t *testing.T) {
+			var tok tokenizer.Tokenizer
+			if tc.ids {
+				e, _ := catalog.Lookup(tc.parser)
+				tok = conformance.ToyVocab(e.Markers)
+			}
+			p, err := reasoning.New(tc.parser, tok, tc.opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var deltas []reasoning.Delta
+			var got []reasoning.Message
+			for _, s := range tc.deltas {
+				d := reasoning.Delta{Text: s}
+				if tok != nil {
+					d.IDs = tok.Encode(s)
+				}
+				deltas = append(deltas, d)
+				got = append(got, p.ExtractStreaming(d))
+			}
+			got = append(got, p.Finish())
+			if m := p.ExtractStreaming(reasoning.Delta{Text: "x "}); m != (reasoning.Message{}) {
+				t.Errorf("a delta after Finish gave %+v, want nothing", m)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("deltas %q gave\n%q\nwant\n%q", tc.deltas, got, tc.want)
+			}
+			fresh, _ := reasoning.New(tc.parser, tok, tc.opts...)
+			collected := reasoning.Collect(fresh, deltas)
+			if want := fresh.Extract(strings.Join(tc.deltas, "")); collected != want {
+				t.Errorf("Collect(%q) = %+v, Extract = %+v", tc.deltas, collected, want)
+			}
+		})
+	}
+}

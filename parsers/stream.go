@@ -18,6 +18,7 @@ type stream struct {
 	// IDs beat text: once deltas carry IDs, a single-token marker's text
 	// counts only as far as its ID has been seen.
 	single   []int                  // by marker: its ID when it is one token, else -1
+	idBits   uint64                 // bit id&63 for the ID of each marker that is one token: a filter before isMarkerID
 	pending  [marker.MaxMarkers]int // by marker: IDs seen whose text has not been matched yet
 	watch    uint64                 // the markers with IDs pending
 	idMode   bool                   // some delta carried IDs
@@ -59,6 +60,9 @@ func (s *stream) takeIDs(ids []int) bool {
 	if ids != nil {
 		s.idMode = true
 		for _, id := range ids {
+			if s.idBits&(1<<(id&63)) == 0 {
+				continue // the ID of no marker that is one token
+			}
 			for k, single := range s.single {
 				if single == id && single >= 0 {
 					s.pending[k]++

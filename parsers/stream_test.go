@@ -141,3 +141,24 @@ func TestGather(t *testing.T) {
 		})
 	}
 }
+
+// TestHeldTail checks heldTail against what the grammars hold back: the
+// trailing whitespace trailingSpace.send holds, and the one newline
+// trailingSpace.newline holds.
+func TestHeldTail(t *testing.T) {
+	for _, s := range []string{"", " ", "a", "a \t\r\n", " \n a", "a\v", "\n", "\n\n", "a\n\n", "a \n", "é \n"} {
+		if got, want := heldTail(spaceSet, s), len(s)-len(strings.TrimRight(s, spaces)); got != want {
+			t.Errorf("heldTail(spaceSet, %q) = %d, want %d", s, got, want)
+		}
+		want := 0
+		if strings.HasSuffix(s, "\n") {
+			want = 1
+		}
+		if got := heldTail(newlineHold, s); got != want {
+			t.Errorf("heldTail(newlineHold, %q) = %d, want %d", s, got, want)
+		}
+		if got := heldTail(0, s); got != 0 {
+			t.Errorf("heldTail(0, %q) = %d, want 0", s, got)
+		}
+	}
+}
