@@ -114,3 +114,67 @@ func TestHarmonySegments(t *testing.T) {
 		}
 	}
 }
+
+// TestHarmonySegmentFieldsStay streams tool calls whose headers come in
+// pieces, and so are joined in memory the next header's join overwrites,
+// and checks each segment's channel, recipient and content type as it
+// arrives and again once every header has been read: a recipient that
+// comes again, a new one, and a header begun in the prompt.
+func TestHarmonySegmentFieldsStay(t *testing.T) {
+	call := func(header, body string) string {
+		return "<|start|>assistant<|channel|>" + header + "<|message|>" + body + "<|call|>"
+	}
+	out := "<|channel|>analysis<|message|>Plan.<|end|>" +
+		call("commentary to=functions.get_weather <|constrain|>json", `{"city": "Paris"}`) +
+		call("commentary to=functions.get_weather <|constrain|>json", `{"city": "Rome"}`) +
+		call("analysis to=python code", "print(1)") +
+		call("commentary to=functions.get_weather", `{"city": "Oslo"}`)
+	seg := func(i int, channel, recipient, contentType, text string) reasoning.Segment {
+		return reasoning.Segment{Index: i, Channel: channel, Recipient: recipient, ContentType: contentType, Text: text, Done: true}
+	}
+	want := []reasoning.Segment{
+		seg(0, "commentary", "functions.get_weather", "json", `{"city": "Paris"}`),
+		seg(1, "commentary", "functions.get_weather", "json", `{"city": "Rome"}`),
+		seg(2, "analysis", "python", "code", "print(1)"),
+		seg(3, "commentary", "functions.get_weather", "", `{"city": "Oslo"}`),
+	}
+	cases := []struct {
+		name   string
+		prompt string
+		out    string
+		want   []reasoning.Segment
+	}{
+		{"output", "", out, want},
+		{"header begun in the prompt", "<|start|>user<|message|>Weather?<|end|><|start|>assistant<|channel|>comm",
+			"entary to=functions.lookup <|constrain|>json<|message|>{}<|call|>" + out,
+			append([]reasoning.Segment{seg(0, "commentary", "functions.lookup", "json", "{}")}, renumber(want, 1)...)},
+	}
+	for _, tc := range cases {
+		for _, n := range []int{1, 3, 7} {
+			p, err := reasoning.New("openai_gptoss", nil, reasoning.WithPrompt(tc.prompt, nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sg := p.(reasoning.Segmenter)
+			var pieces []reasoning.Segment
+			for i := 0; i < len(tc.out); i += n {
+				p.ExtractStreaming(reasoning.Delta{Text: tc.out[i:min(len(tc.out), i+n)]})
+				pieces = append(pieces, sg.Segments()...)
+			}
+			p.Finish()
+			pieces = append(pieces, sg.Segments()...)
+			if diff := cmp.Diff(tc.want, conformance.MergeSegments(pieces)); diff != "" {
+				t.Errorf("%s, %d-byte deltas: segments mismatch (-want +got):\n%s", tc.name, n, diff)
+			}
+		}
+	}
+}
+
+// renumber returns segs with their indexes moved by n.
+func renumber(segs []reasoning.Segment, n int) []reasoning.Segment {
+	out := append([]reasoning.Segment(nil), segs...)
+	for i := range out {
+		out[i].Index += n
+	}
+	return out
+}
