@@ -260,8 +260,9 @@ func (g *harmonyGrammar) end(out emitter) {
 
 // text routes text at offset at by where the grammar stands.
 // active says that every marker counts, and where text goes: a header's
-// text and a segment's to the grammar, a body's that is reasoning or
-// content, and text between messages, straight to its section. Text that
+// text to the grammar, a body's that is reasoning or content, and text
+// between messages, straight to its section, and a tool call's straight to
+// its segment. Text that
 // ends a header (see text) changes only where text goes, which the grammar
 // still gets right: the stance does not move with it, so the driver does
 // not ask after every piece of a header.
@@ -275,6 +276,8 @@ func (g *harmonyGrammar) active() stance {
 		st.direct = int8(phaseReasoning)
 	case g.route == routeContent || g.rawTools:
 		st.direct = int8(phaseContent)
+	default:
+		st.segment = true
 	}
 	return st
 }

@@ -77,6 +77,11 @@ type stance struct {
 	// marker's; a family that trims reasoning's trailing whitespace holds
 	// it). 0: none.
 	hold uint64
+	// segment, with direct -1 and moves false, reports that text goes as
+	// it comes to the open segment's text (segmentBuilder.add), with
+	// nothing held or dropped, so that the shell may add a delta there
+	// itself, as it sends one to the section of direct.
+	segment bool
 }
 
 // holds reports whether c is in set, a stance's hold.
@@ -112,6 +117,7 @@ type driver struct {
 	direct  int8   // the section plain text goes to, or -1 (stance.direct)
 	hold    uint64 // the bytes such text may not end in (stance.hold)
 	mask    uint64 // the markers that count (stance.mask)
+	segment bool   // plain text goes to the open segment (stance.segment)
 	// extra holds markers the scanner watches although they do not count:
 	// those whose token has arrived and whose text has not been seen (IDs
 	// beat text), so that the text uses the ID up where it does not count,
@@ -198,7 +204,7 @@ func (d *driver) sync() {
 	if m := st.mask | d.extra; m != d.sc.Active() {
 		d.sc.SetActive(m)
 	}
-	d.moves, d.direct, d.hold = st.moves, st.direct, st.hold
+	d.moves, d.direct, d.hold, d.segment = st.moves, st.direct, st.hold, st.segment && !st.moves
 	if st.moves {
 		d.direct = -1
 	}
@@ -387,7 +393,8 @@ type shell struct {
 	gather  gather  // Extract's sections, reused
 	extract grammar // Extract's grammar between outputs, a copy of initial; nil before the first
 	stream
-	out emitter // the streaming emitter, made once
+	out  emitter         // the streaming emitter, made once
+	segs *segmentBuilder // the live grammar's segments (segmented), else nil
 
 	tok    tokenizer.Tokenizer // nil: text only; the ID methods see no marker
 	turn   int                 // ID of spec.turn when it is one token, else -1
@@ -491,6 +498,9 @@ func (s *shell) start(initial grammar) reasoning.Parser {
 	// which grows once.
 	s.live.sc.UseSlab(&s.slab)
 	s.live.reset(initial.clone(), s.spec.markers)
+	if sg, ok := s.live.g.(segmented); ok {
+		s.segs = sg.segments()
+	}
 	s.rules = walkRules{s}
 	if r, ok := initial.(idRuler); ok {
 		if rules := r.idRules(s); rules != nil {
@@ -574,6 +584,14 @@ func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 			return reasoning.Message{Reasoning: d.Text}
 		}
 		return reasoning.Message{Content: d.Text}
+	}
+	// A delta of a segment's body goes to the segment as it comes, on the
+	// same terms.
+	if l := &s.live; l.segment && s.watch == l.extra && s.quietIDs(d.IDs) && l.sc.Quiet(d.Text) {
+		l.pos += len(d.Text)
+		l.fed += len(d.Text)
+		s.segs.add(d.Text)
+		return reasoning.Message{}
 	}
 	// Any other delta runs the driver, here rather than in a call of its
 	// own, which a grammar that never takes text direct would pay for
