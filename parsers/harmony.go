@@ -277,7 +277,7 @@ func (g *harmonyGrammar) active() stance {
 	case g.route == routeContent || g.rawTools:
 		st.direct = int8(phaseContent)
 	default:
-		st.segment = true
+		st.direct = directSegment
 	}
 	return st
 }

@@ -68,8 +68,8 @@ type stance struct {
 	moves bool
 	// direct is the section text goes to as it comes, with nothing held
 	// or dropped, so that the driver sends it there itself; -1 when the
-	// grammar must see the text. The driver reads it only where moves is
-	// false.
+	// grammar must see the text, or directSegment. The driver reads it
+	// only where moves is false.
 	direct int8
 	// hold, with direct, is the set of bytes (bit c for byte c, below 64)
 	// that text may not end in to go direct: such text goes to the grammar
@@ -77,12 +77,13 @@ type stance struct {
 	// marker's; a family that trims reasoning's trailing whitespace holds
 	// it). 0: none.
 	hold uint64
-	// segment, with direct -1 and moves false, reports that text goes as
-	// it comes to the open segment's text (segmentBuilder.add), with
-	// nothing held or dropped, so that the shell may add a delta there
-	// itself, as it sends one to the section of direct.
-	segment bool
 }
+
+// directSegment is a stance's direct where text goes as it comes to the
+// open segment's text (segmentBuilder.add), with nothing held or dropped:
+// the grammar sees it, as for -1, but the shell may add a delta there
+// itself, as it sends one to the section a direct >= 0 names.
+const directSegment = -2
 
 // holds reports whether c is in set, a stance's hold.
 func holds(set uint64, c byte) bool { return c < 64 && set&(1<<c) != 0 }
@@ -117,7 +118,6 @@ type driver struct {
 	direct  int8   // the section plain text goes to, or -1 (stance.direct)
 	hold    uint64 // the bytes such text may not end in (stance.hold)
 	mask    uint64 // the markers that count (stance.mask)
-	segment bool   // plain text goes to the open segment (stance.segment)
 	// extra holds markers the scanner watches although they do not count:
 	// those whose token has arrived and whose text has not been seen (IDs
 	// beat text), so that the text uses the ID up where it does not count,
@@ -204,7 +204,7 @@ func (d *driver) sync() {
 	if m := st.mask | d.extra; m != d.sc.Active() {
 		d.sc.SetActive(m)
 	}
-	d.moves, d.direct, d.hold, d.segment = st.moves, st.direct, st.hold, st.segment && !st.moves
+	d.moves, d.direct, d.hold = st.moves, st.direct, st.hold
 	if st.moves {
 		d.direct = -1
 	}
@@ -585,12 +585,7 @@ func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 		}
 		return reasoning.Message{Content: d.Text}
 	}
-	// A delta of a segment's body goes to the segment as it comes, on the
-	// same terms.
-	if l := &s.live; l.segment && s.watch == l.extra && s.quietIDs(d.IDs) && l.sc.Quiet(d.Text) {
-		l.pos += len(d.Text)
-		l.fed += len(d.Text)
-		s.segs.add(d.Text)
+	if s.live.direct == directSegment && s.toSegment(d) {
 		return reasoning.Message{}
 	}
 	// Any other delta runs the driver, here rather than in a call of its
@@ -610,6 +605,24 @@ func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	r, c := s.scratch()
 	s.live.feed(d.Text, s.backed, s.out)
 	return s.joined(r, c)
+}
+
+// toSegment sends d whole to the open segment, on the fast path's terms,
+// where the grammar says text goes there as it comes (directSegment),
+// and reports whether it did. It is a call of its own so that
+// ExtractStreaming stays as small as the fast path of every other family
+// needs.
+//
+//go:noinline
+func (s *shell) toSegment(d reasoning.Delta) bool {
+	l := &s.live
+	if s.watch != l.extra || !s.quietIDs(d.IDs) || !l.sc.Quiet(d.Text) {
+		return false
+	}
+	l.pos += len(d.Text)
+	l.fed += len(d.Text)
+	s.segs.add(d.Text)
+	return true
 }
 
 // quietIDs reports whether a delta with ids may take the fast path as far
