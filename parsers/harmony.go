@@ -2,6 +2,9 @@ package parsers
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
+	"unsafe"
 
 	"github.com/reasoning-go/reasoning"
 	"github.com/reasoning-go/reasoning/internal/catalog"
@@ -90,6 +93,7 @@ func (h harmonyHeader) route() harmonyRoute {
 // parseHarmonyHeader reads a header's raw text: what follows <|start|> (the
 // role, maybe " to=..."), then <|channel|> and the channel name with an
 // optional " to=..." and content type, then an optional <|constrain|> type.
+// The fields it returns are substrings of raw.
 func parseHarmonyHeader(raw string) harmonyHeader {
 	var h harmonyHeader
 	raw = strings.TrimPrefix(raw, harmonyStart)
@@ -99,7 +103,7 @@ func parseHarmonyHeader(raw string) harmonyHeader {
 		before, after, hasChannel = raw[:i], raw[i+len(harmonyChannel):], true
 	}
 	if strings.Contains(before, "to=") { // else the role alone, as usual
-		for f := range strings.FieldsSeq(before) {
+		for f, rest := nextField(before); f != ""; f, rest = nextField(rest) {
 			if r, ok := strings.CutPrefix(f, "to="); ok {
 				h.recipient = r
 			}
@@ -110,7 +114,7 @@ func parseHarmonyHeader(raw string) harmonyHeader {
 	}
 	after, constraint, _ := strings.Cut(after, harmonyConstrain)
 	first := true
-	for f := range strings.FieldsSeq(after) {
+	for f, rest := nextField(after); f != ""; f, rest = nextField(rest) {
 		switch r, ok := strings.CutPrefix(f, "to="); {
 		case ok:
 			h.recipient = r
@@ -127,6 +131,81 @@ func parseHarmonyHeader(raw string) harmonyHeader {
 		h.contentType = c
 	}
 	return h
+}
+
+// nextField returns the first field of s, as strings.Fields splits s, and
+// what follows it; f is "" when s holds none. It reads ASCII, which a
+// header nearly always is, without strings.FieldsSeq's iterator and
+// per-rune work.
+func nextField(s string) (f, rest string) {
+	i := 0
+	for i < len(s) && fieldClass[s[i]] == asciiSpace {
+		i++
+	}
+	j := i
+	for j < len(s) && fieldClass[s[j]] == asciiWord {
+		j++
+	}
+	if j < len(s) && fieldClass[s[j]] == notASCII { // rare
+		return nextFieldRunes(s)
+	}
+	return s[i:j], s[j:]
+}
+
+// nextFieldRunes is nextField for s, text that is not all ASCII.
+func nextFieldRunes(s string) (f, rest string) {
+	i := strings.IndexFunc(s, isField)
+	if i < 0 {
+		return "", ""
+	}
+	j := strings.IndexFunc(s[i:], unicode.IsSpace)
+	if j < 0 {
+		return s[i:], ""
+	}
+	return s[i : i+j], s[i+j:]
+}
+
+// isField reports whether r is part of a field: not a space.
+func isField(r rune) bool { return !unicode.IsSpace(r) }
+
+// The classes of bytes nextField tells apart.
+const (
+	asciiWord  = iota // an ASCII byte that is not a space
+	asciiSpace        // an ASCII space, as unicode.IsSpace says
+	notASCII          // a byte of a multi-byte rune, or invalid
+)
+
+// fieldClass is the class of each byte.
+var fieldClass = func() (c [256]uint8) {
+	for b := utf8.RuneSelf; b < 256; b++ {
+		c[b] = notASCII
+	}
+	for _, b := range "\t\n\v\f\r " {
+		c[b] = asciiSpace
+	}
+	return c
+}()
+
+// keep returns s, a field of a header read from text that the next header
+// overwrites, as a string of its own: the channel names Harmony defines,
+// the field last kept in *last when s is the same (a model calls the same
+// few tools again and again), else a copy in the segment slab, kept in
+// *last.
+func (g *harmonyGrammar) keep(s string, last *string) string {
+	switch s {
+	case "":
+		return ""
+	case "analysis":
+		return "analysis"
+	case "final":
+		return "final"
+	case "commentary":
+		return "commentary"
+	case *last:
+		return *last
+	}
+	*last = g.segs.slab.Copy(s)
+	return *last
 }
 
 // harmonySpec is what the shell needs of Harmony: its control tokens, and
@@ -146,6 +225,9 @@ type harmonyGrammar struct {
 
 	finals    int  // final messages opened so far: the epochs of ExtractContentIDs
 	finalLast bool // the last header opened a final message, and no header began since
+
+	raw  []byte        // open: the header's text, joined when it came in pieces; the next header's overwrites it
+	kept harmonyHeader // the fields last kept by keep, each its own string
 }
 
 func (g *harmonyGrammar) clone() grammar {
@@ -157,9 +239,12 @@ func (g *harmonyGrammar) clone() grammar {
 // cloneInto leaves out the header g holds, as clone does.
 func (g *harmonyGrammar) cloneInto(dst grammar) {
 	c := dst.(*harmonyGrammar)
-	header, segs := c.header.ps, c.segs
+	header, segs, raw := c.header.ps, c.segs, c.raw
 	*c = *g
-	c.header, c.segs = heldText{ps: emptied(header)}, segs
+	c.header, c.segs, c.raw = heldText{ps: emptied(header)}, segs, raw
+	if cap(raw) > maxReuse {
+		c.raw = nil
+	}
 	g.segs.cloneInto(&c.segs)
 }
 
@@ -175,8 +260,9 @@ func (g *harmonyGrammar) end(out emitter) {
 
 // text routes text at offset at by where the grammar stands.
 // active says that every marker counts, and where text goes: a header's
-// text and a segment's to the grammar, a body's that is reasoning or
-// content, and text between messages, straight to its section. Text that
+// text to the grammar, a body's that is reasoning or content, and text
+// between messages, straight to its section, and a tool call's straight to
+// its segment. Text that
 // ends a header (see text) changes only where text goes, which the grammar
 // still gets right: the stance does not move with it, so the driver does
 // not ask after every piece of a header.
@@ -190,6 +276,8 @@ func (g *harmonyGrammar) active() stance {
 		st.direct = int8(phaseReasoning)
 	case g.route == routeContent || g.rawTools:
 		st.direct = int8(phaseContent)
+	default:
+		st.direct = directSegment
 	}
 	return st
 }
@@ -277,7 +365,7 @@ func (g *harmonyGrammar) marker(k, at int, out emitter) {
 
 // open ends the header at its <|message|> (at) and starts the body.
 func (g *harmonyGrammar) open(at int, out emitter) {
-	g.msg = parseHarmonyHeader(g.header.join(g.prefix, &g.segs.slab))
+	g.msg = g.readHeader()
 	g.prefix = ""
 	g.route = g.msg.route()
 	g.phase = harmonyInBody
@@ -295,6 +383,25 @@ func (g *harmonyGrammar) open(at int, out emitter) {
 		}
 	}
 	g.header.reset()
+}
+
+// readHeader parses the header held, the prompt's part (prefix) first. A
+// header that came in pieces is joined in raw, and its fields are kept
+// (see keep) so that none points into raw.
+func (g *harmonyGrammar) readHeader() harmonyHeader {
+	if g.prefix == "" && len(g.header.ps) == 1 { // rare: one piece, a string of its own
+		return parseHarmonyHeader(g.header.ps[0].s)
+	}
+	b := append(g.raw[:0], g.prefix...)
+	for _, p := range g.header.ps {
+		b = append(b, p.s...)
+	}
+	g.raw = b
+	h := parseHarmonyHeader(unsafe.String(unsafe.SliceData(b), len(b)))
+	h.channel = g.keep(h.channel, &g.kept.channel)
+	h.recipient = g.keep(h.recipient, &g.kept.recipient)
+	h.contentType = g.keep(h.contentType, &g.kept.contentType)
+	return h
 }
 
 // close ends the current message at its terminator mk ("" when a new

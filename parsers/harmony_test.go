@@ -1,6 +1,8 @@
 package parsers_test
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -111,6 +113,160 @@ func TestHarmonySegments(t *testing.T) {
 		}
 		if diff := cmp.Diff(want, conformance.MergeSegments(pieces)); diff != "" {
 			t.Errorf("streamed segments mismatch (-want +got):\n%s", diff)
+		}
+	}
+}
+
+// TestHarmonySegmentFieldsStay streams tool calls whose headers come in
+// pieces, and so are joined in memory the next header's join overwrites,
+// and checks each segment's channel, recipient and content type as it
+// arrives and again once every header has been read: a recipient that
+// comes again, a new one, and a header begun in the prompt.
+func TestHarmonySegmentFieldsStay(t *testing.T) {
+	call := func(header, body string) string {
+		return "<|start|>assistant<|channel|>" + header + "<|message|>" + body + "<|call|>"
+	}
+	out := "<|channel|>analysis<|message|>Plan.<|end|>" +
+		call("commentary to=functions.get_weather <|constrain|>json", `{"city": "Paris"}`) +
+		call("commentary to=functions.get_weather <|constrain|>json", `{"city": "Rome"}`) +
+		call("analysis to=python code", "print(1)") +
+		call("commentary to=functions.get_weather", `{"city": "Oslo"}`)
+	seg := func(i int, channel, recipient, contentType, text string) reasoning.Segment {
+		return reasoning.Segment{Index: i, Channel: channel, Recipient: recipient, ContentType: contentType, Text: text, Done: true}
+	}
+	want := []reasoning.Segment{
+		seg(0, "commentary", "functions.get_weather", "json", `{"city": "Paris"}`),
+		seg(1, "commentary", "functions.get_weather", "json", `{"city": "Rome"}`),
+		seg(2, "analysis", "python", "code", "print(1)"),
+		seg(3, "commentary", "functions.get_weather", "", `{"city": "Oslo"}`),
+	}
+	cases := []struct {
+		name   string
+		prompt string
+		out    string
+		want   []reasoning.Segment
+	}{
+		{"output", "", out, want},
+		{"header begun in the prompt", "<|start|>user<|message|>Weather?<|end|><|start|>assistant<|channel|>comm",
+			"entary to=functions.lookup <|constrain|>json<|message|>{}<|call|>" + out,
+			append([]reasoning.Segment{seg(0, "commentary", "functions.lookup", "json", "{}")}, renumber(want, 1)...)},
+	}
+	for _, tc := range cases {
+		for _, n := range []int{1, 3, 7} {
+			p, err := reasoning.New("openai_gptoss", nil, reasoning.WithPrompt(tc.prompt, nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sg := p.(reasoning.Segmenter)
+			var pieces []reasoning.Segment
+			for i := 0; i < len(tc.out); i += n {
+				p.ExtractStreaming(reasoning.Delta{Text: tc.out[i:min(len(tc.out), i+n)]})
+				pieces = append(pieces, sg.Segments()...)
+			}
+			p.Finish()
+			pieces = append(pieces, sg.Segments()...)
+			if diff := cmp.Diff(tc.want, conformance.MergeSegments(pieces)); diff != "" {
+				t.Errorf("%s, %d-byte deltas: segments mismatch (-want +got):\n%s", tc.name, n, diff)
+			}
+		}
+	}
+}
+
+// renumber returns segs with their indexes moved by n.
+func renumber(segs []reasoning.Segment, n int) []reasoning.Segment {
+	out := append([]reasoning.Segment(nil), segs...)
+	for i := range out {
+		out[i].Index += n
+	}
+	return out
+}
+
+// TestHarmonySegmentBody streams a tool call's body, which goes to its
+// segment as it comes (the shell's fast path where no byte of a delta can
+// start a control token and no ID is one), in deltas of text, of tokens
+// with IDs where a control token typed as ordinary tokens is body text,
+// of a body and its terminator's token together, and after Finish.
+func TestHarmonySegmentBody(t *testing.T) {
+	markers := []string{"<|start|>", "<|channel|>", "<|message|>", "<|constrain|>", "<|end|>", "<|return|>", "<|call|>", "<|endoftext|>"}
+	tok := conformance.ToyVocab(markers)
+	const (
+		header = "<|channel|>commentary to=functions.f <|constrain|>json<|message|>"
+		body   = `{"say": "<|call|> ends a call", "n": 1}`
+	)
+	want := []reasoning.Segment{{Channel: "commentary", Recipient: "functions.f", ContentType: "json", Text: body, Done: true}}
+	// ids returns the IDs of text, where only the markers listed are their
+	// tokens and every other byte is one of its own.
+	ids := func(text string, markers ...string) []int {
+		var out []int
+		for text != "" {
+			n := 1
+			for _, m := range markers {
+				if strings.HasPrefix(text, m) {
+					id, _ := tok.TokenID(m)
+					out, n = append(out, id), len(m)
+				}
+			}
+			if n == 1 {
+				out = append(out, tok.Encode(text[:1])...)
+			}
+			text = text[n:]
+		}
+		return out
+	}
+	perToken := func(text string, markers ...string) []reasoning.Delta {
+		var ds []reasoning.Delta
+		for _, id := range ids(text, markers...) {
+			ds = append(ds, reasoning.Delta{Text: tok.Decode([]int{id}), IDs: []int{id}})
+		}
+		return ds
+	}
+	perBytes := func(text string, n int) []reasoning.Delta {
+		var ds []reasoning.Delta
+		for i := 0; i < len(text); i += n {
+			ds = append(ds, reasoning.Delta{Text: text[i:min(len(text), i+n)]})
+		}
+		return ds
+	}
+	typed := strings.Replace(body, "<|call|>", "", 1) // the body but for its typed marker
+	cases := []struct {
+		name   string
+		prompt string
+		deltas []reasoning.Delta
+		want   []reasoning.Segment
+	}{
+		{name: "tokens, the header in the prompt", prompt: "<|start|>assistant" + header,
+			deltas: slices.Concat(perToken(body), perToken("<|call|>", "<|call|>")), want: want},
+		{"1-byte deltas", "", perBytes(header+typed+"<|call|>", 1), []reasoning.Segment{{Channel: "commentary", Recipient: "functions.f", ContentType: "json", Text: typed, Done: true}}},
+		{"5-byte deltas", "", perBytes(header+typed+"<|call|>", 5), []reasoning.Segment{{Channel: "commentary", Recipient: "functions.f", ContentType: "json", Text: typed, Done: true}}},
+		{"tokens, a control token typed in the body", "", slices.Concat(perToken(header, markers...), perToken(body), perToken("<|call|>", "<|call|>")), want},
+		{"body and terminator in one delta", "", append(perToken(header, markers...),
+			reasoning.Delta{Text: body[:9]}, reasoning.Delta{Text: body[9:17], IDs: ids(body[9:17])},
+			reasoning.Delta{Text: body[17:] + "<|call|>", IDs: ids(body[17:]+"<|call|>", "<|call|>")}), want},
+		{"a terminator's ID ahead of its text", "", slices.Concat(perToken(header, markers...), perToken(body[:len(body)-2]),
+			[]reasoning.Delta{{Text: body[len(body)-2:], IDs: ids(body[len(body)-2:]+"<|call|>", "<|call|>")}, {Text: "<|call|>"}}), want},
+		{"unfinished body", "", append(perToken(header, markers...), reasoning.Delta{Text: "{\"n\"", IDs: ids("{\"n\"")}),
+			[]reasoning.Segment{{Channel: "commentary", Recipient: "functions.f", ContentType: "json", Text: `{"n"`}}}, // Finish leaves it open
+	}
+	for _, tc := range cases {
+		p, err := reasoning.New("openai_gptoss", tok, reasoning.WithPrompt(tc.prompt, nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sg := p.(reasoning.Segmenter)
+		var pieces []reasoning.Segment
+		for _, d := range tc.deltas {
+			if m := p.ExtractStreaming(d); !m.IsZero() {
+				t.Errorf("%s: delta %q emitted %+v, want nothing", tc.name, d.Text, m)
+			}
+			pieces = append(pieces, sg.Segments()...)
+		}
+		p.Finish()
+		if m := p.ExtractStreaming(reasoning.Delta{Text: "more"}); !m.IsZero() {
+			t.Errorf("%s: a delta after Finish emitted %+v", tc.name, m)
+		}
+		pieces = append(pieces, sg.Segments()...)
+		if diff := cmp.Diff(tc.want, conformance.MergeSegments(pieces)); diff != "" {
+			t.Errorf("%s: segments mismatch (-want +got):\n%s", tc.name, diff)
 		}
 	}
 }

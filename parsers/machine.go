@@ -68,8 +68,8 @@ type stance struct {
 	moves bool
 	// direct is the section text goes to as it comes, with nothing held
 	// or dropped, so that the driver sends it there itself; -1 when the
-	// grammar must see the text. The driver reads it only where moves is
-	// false.
+	// grammar must see the text, or directSegment. The driver reads it
+	// only where moves is false.
 	direct int8
 	// hold, with direct, is what the grammar holds back at the end of text
 	// that goes direct, as a set of bytes (bit c for byte c, below 64):
@@ -82,6 +82,12 @@ type stance struct {
 	// when it must. 0: none.
 	hold uint64
 }
+
+// directSegment is a stance's direct where text goes as it comes to the
+// open segment's text (segmentBuilder.add), with nothing held or dropped:
+// the grammar sees it, as for -1, but the shell may add a delta there
+// itself, as it sends one to the section a direct >= 0 names.
+const directSegment = -2
 
 // holds reports whether c is in set, a stance's hold.
 func holds(set uint64, c byte) bool { return c < 64 && set&(1<<c) != 0 }
@@ -525,7 +531,8 @@ type shell struct {
 	gather  gather  // Extract's sections, reused
 	extract grammar // Extract's grammar between outputs, a copy of initial; nil before the first
 	stream
-	out emitter // the streaming emitter, made once
+	out  emitter         // the streaming emitter, made once
+	segs *segmentBuilder // the live grammar's segments (segmented), else nil
 
 	tok    tokenizer.Tokenizer // nil: text only; the ID methods see no marker
 	turn   int                 // ID of spec.turn when it is one token, else -1
@@ -629,6 +636,9 @@ func (s *shell) start(initial grammar) reasoning.Parser {
 	s.live.sc.UseSlab(&s.slab)
 	s.live.runs = true
 	s.live.reset(initial.clone(), s.spec.markers)
+	if sg, ok := s.live.g.(segmented); ok {
+		s.segs = sg.segments()
+	}
 	s.rules = walkRules{s}
 	if r, ok := initial.(idRuler); ok {
 		if rules := r.idRules(s); rules != nil {
@@ -721,6 +731,9 @@ func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	} else if l.direct >= 0 && s.watch == l.extra && s.quietIDs(d.IDs) && l.sc.Quiet(t) {
 		return l.quiet(t, &s.slab) // the driver holds what the grammar would (driver.run)
 	}
+	if s.live.direct == directSegment && s.toSegment(d) {
+		return reasoning.Message{}
+	}
 	// Any other delta runs the driver, here rather than in a call of its
 	// own, which a grammar that never takes text direct would pay for
 	// every delta.
@@ -744,6 +757,24 @@ func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 		s.live.fast = -1
 	}
 	return s.joined(r, c)
+}
+
+// toSegment sends d whole to the open segment, on the fast path's terms,
+// where the grammar says text goes there as it comes (directSegment),
+// and reports whether it did. It is a call of its own so that
+// ExtractStreaming stays as small as the fast path of every other family
+// needs.
+//
+//go:noinline
+func (s *shell) toSegment(d reasoning.Delta) bool {
+	l := &s.live
+	if s.watch != l.extra || !s.quietIDs(d.IDs) || !l.sc.Quiet(d.Text) {
+		return false
+	}
+	l.pos += len(d.Text)
+	l.fed += len(d.Text)
+	s.segs.add(d.Text)
+	return true
 }
 
 // quietIDs reports whether a delta with ids may take the fast path as far

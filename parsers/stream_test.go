@@ -2,6 +2,7 @@ package parsers
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"unsafe"
@@ -159,6 +160,28 @@ func TestHeldTail(t *testing.T) {
 		}
 		if got := heldTail(0, s); got != 0 {
 			t.Errorf("heldTail(0, %q) = %d, want 0", s, got)
+		}
+	}
+}
+
+// TestNextField checks nextField against strings.Fields on seeded random
+// strings of ASCII spaces, words, Unicode spaces and invalid bytes.
+func TestNextField(t *testing.T) {
+	const seed = 23
+	r := rand.New(rand.NewPCG(seed, 3))
+	pieces := []string{" ", "\t", "\v", "\f", "\r", "\n", "a", "to=x", "json", "\u00a0", "\u0085", "\u2003", "\u3000", "é", "\xff", "\xc2", "<|constrain|>"}
+	for range 20000 {
+		var b strings.Builder
+		for range r.IntN(10) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		s := b.String()
+		var got []string
+		for f, rest := nextField(s); f != ""; f, rest = nextField(rest) {
+			got = append(got, f)
+		}
+		if want := strings.Fields(s); !slices.Equal(got, want) {
+			t.Fatalf("nextField splits %q into %q, want %q (seed %d)", s, got, want, seed)
 		}
 	}
 }
