@@ -76,8 +76,9 @@ type stance struct {
 	// the trailing run of those bytes, until text with another byte comes
 	// (a family that trims reasoning's trailing whitespace holds it); for
 	// the newline alone (newlineHold), one trailing newline, until any
-	// text comes (Hunyuan's may be its closing marker's). The driver holds
-	// that text itself while the stance stays direct (see driver.run), so
+	// text comes (Hunyuan's may be its closing marker's). A stream's driver
+	// holds that text itself while the stance stays direct (see driver.run
+	// and driver.runs), so
 	// that the grammar, which would move its stance over it, sees it only
 	// when it must. 0: none.
 	hold uint64
@@ -281,7 +282,7 @@ func (d *driver) holdOnly(s string, at int) {
 }
 
 // quiet is send for a delta that goes direct whole (the shell's fast path)
-// with a run held or held bytes at its end: it advances the offsets and
+// with a run held or held bytes at its end, or empty: it advances the offsets and
 // returns the delta's message, the run first in its text, joined in slab,
 // when the delta releases it.
 func (d *driver) quiet(s string, slab *marker.Slab) reasoning.Message {
@@ -365,10 +366,7 @@ func runPrompt(g grammar, markers []string, prompt string, accept func(k, at int
 	d.reset(g, markers)
 	d.feed(prompt, accept, discard)
 	if held := d.sc.Flush(); held != "" {
-		d.text(held, discard)
-	}
-	if len(d.run) > 0 {
-		d.settle(discard) // the grammar holds what it would have
+		d.text(held, discard) // d holds no run (d.runs is false)
 	}
 }
 
