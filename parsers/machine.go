@@ -78,9 +78,8 @@ type stance struct {
 	// the newline alone (newlineHold), one trailing newline, until any
 	// text comes (Hunyuan's may be its closing marker's). A stream's driver
 	// holds that text itself while the stance stays direct (see driver.run
-	// and driver.runs), so
-	// that the grammar, which would move its stance over it, sees it only
-	// when it must. 0: none.
+	// and driver.runs), so that the grammar, which would move its stance
+	// over it, sees it only when it must. 0: none.
 	hold uint64
 }
 
@@ -282,9 +281,9 @@ func (d *driver) holdOnly(s string, at int) {
 }
 
 // quiet is send for a delta that goes direct whole (the shell's fast path)
-// with a run held or held bytes at its end, or empty: it advances the offsets and
-// returns the delta's message, the run first in its text, joined in slab,
-// when the delta releases it.
+// with a run held or held bytes at its end, or empty: it advances the
+// offsets and returns the delta's message, the run first in its text,
+// joined in slab, when the delta releases it.
 func (d *driver) quiet(s string, slab *marker.Slab) reasoning.Message {
 	at := d.pos
 	d.pos += len(s)
@@ -507,8 +506,13 @@ func forced(cfg reasoning.Config) bool {
 // machineSpec is what the shell needs of a family besides its grammar.
 type machineSpec struct {
 	markers  []string
-	textOnly bool   // markers count by their text even when deltas carry IDs
-	turn     string // a turn boundary for the ID walks (the grammar is a turnTaker), or ""
+	textOnly bool // markers count by their text even when deltas carry IDs
+	// found is how many of markers, at the end of the list, the scanner
+	// finds for the grammar although they are no markers of the family
+	// (Muse's "to="): the tokenizer never resolves them, and no ID is
+	// theirs.
+	found int
+	turn  string // a turn boundary for the ID walks (the grammar is a turnTaker), or ""
 	// endText is the text whose IDs EndIDs returns (a marker's IDs as it
 	// resolves, other text's encoding), or "": the parser is no
 	// reasoning.EndMarker.
@@ -591,9 +595,13 @@ func prepareShell(spec *machineSpec, tok tokenizer.Tokenizer, cfg reasoning.Conf
 	if tok != nil {
 		s.prompt = cfg.PromptIDs
 	}
-	delims, err := s.resolve(tok, spec.markers)
+	own := spec.markers[:len(spec.markers)-spec.found]
+	delims, err := s.resolve(tok, own)
 	if err != nil {
 		return nil, nil, err
+	}
+	for _, text := range spec.markers[len(own):] {
+		delims, s.single = append(delims, tokenizer.Delimiter{Text: text}), append(s.single, -1)
 	}
 	if spec.textOnly {
 		for k := range s.single {
@@ -601,7 +609,7 @@ func prepareShell(spec *machineSpec, tok tokenizer.Tokenizer, cfg reasoning.Conf
 		}
 	}
 	s.allOne = true
-	for _, id := range s.single {
+	for _, id := range s.single[:len(own)] {
 		s.allOne = s.allOne && id >= 0
 		if id >= 0 {
 			s.idBits |= 1 << (id & 63)
@@ -709,14 +717,17 @@ func (s *shell) Extract(output string) reasoning.Message {
 func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	// The common delta goes whole to the section text goes to as it comes
 	// (stance.direct), without the scanner, the grammar or the pieces: it
-	// carries no marker's ID, the scanner holds nothing and no byte of it
-	// can start a marker the scanner watches. Only the offsets count it,
+	// carries no marker's ID, the scanner holds nothing and no marker the
+	// scanner watches starts in it, whole or cut short by its end (see
+	// marker.Scanner.Quiet). Only the offsets count it,
 	// unless it ends in bytes the grammar would hold (stance.hold) or a
 	// run of them is held: the driver holds them then (driver.run).
 	//
 	// The live driver's fast is -1 besides while the stream is finished
-	// (and direct too) or IDs are pending that the scanner watches for
-	// (s.watch != l.extra), so that the common delta checks neither.
+	// (and direct too), or while the markers with IDs pending (s.watch)
+	// are not those the scanner watches for them (l.extra): a delta that
+	// used a pending ID up leaves the scanner watching its marker until
+	// the next slow delta. The common delta checks neither.
 	if l, t := &s.live, d.Text; l.fast >= 0 && t != "" && !holds(l.hold, t[len(t)-1]) {
 		if s.quietIDs(d.IDs) && l.sc.Quiet(t) {
 			l.pos += len(t)

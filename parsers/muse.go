@@ -161,7 +161,7 @@ func (g headerGrammar) next(c byte, role bool) headerGrammar {
 }
 
 // museSpec is what the shell needs of Muse.
-var museSpec = machineSpec{markers: museMarkers}
+var museSpec = machineSpec{markers: museMarkers, found: 1} // museTo is the grammar's own
 
 // museGrammar is Muse's grammar: messages routed by their headers' recipients.
 type museGrammar struct {

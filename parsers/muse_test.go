@@ -1,12 +1,16 @@
 package parsers_test
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/reasoning-go/reasoning"
+	"github.com/reasoning-go/reasoning/internal/catalog"
 	"github.com/reasoning-go/reasoning/internal/conformance"
+	"github.com/reasoning-go/reasoning/reasoningtest"
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
@@ -158,4 +162,39 @@ func TestMuseHeldRecipient(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestMuseToIsText checks that "to=", which the scanner finds for Muse's
+// grammar, is no marker of the family: a tokenizer that cannot spell it
+// builds the parser all the same, and one that holds it as one token gives
+// its ID no meaning (the kit's checks pass with it among the output's IDs,
+// a recipient inside a body included).
+func TestMuseToIsText(t *testing.T) {
+	framing := []string{"<|start|>", "<|message|>", "<|eom|>", "<|eot|>"}
+	tok := reasoningtest.ToyVocab(append(slices.Clone(framing), "to="))
+	for _, name := range []string{"muse_spark", "muse_glimmer"} {
+		if _, err := reasoning.New(name, noEquals{reasoningtest.ToyVocab(framing)}); err != nil {
+			t.Errorf("%s with a tokenizer that cannot spell %q: %v", name, "to=", err)
+		}
+	}
+	outputs := []string{
+		" to=self<|message|>Ask the tool. I could write to=user here.<|eom|><|start|>assistant to=user<|message|>Done, to= and all.<|eot|>",
+		" to=self<|message|>to=user<|message|>Said in a body.<|eot|>",
+	}
+	for _, name := range []string{"muse_spark", "muse_glimmer"} {
+		t.Run(name, func(t *testing.T) {
+			e, _ := catalog.Lookup(name)
+			c := conformance.KitConfig(name, e)
+			c.Tokenizer, c.OnlyTokenizer, c.NoCorpus, c.Outputs = tok, true, true, outputs
+			reasoningtest.Test(t, conformance.Factory(name), c)
+		})
+	}
+}
+
+// noEquals is a tokenizer that loses "=" when it encodes: no text with one
+// decodes back.
+type noEquals struct{ *tokenizer.Vocab }
+
+func (v noEquals) Encode(text string) []int {
+	return v.Vocab.Encode(strings.ReplaceAll(text, "=", ""))
 }
