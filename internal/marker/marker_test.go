@@ -14,22 +14,26 @@ type event struct {
 	Marker int // -1 for text
 }
 
+// addText appends text t to events, merged with a text event that ends
+// them.
+func addText(events []event, t string) []event {
+	if t == "" {
+		return events
+	}
+	if n := len(events); n > 0 && events[n-1].Marker < 0 {
+		events[n-1].Text += t
+		return events
+	}
+	return append(events, event{t, -1})
+}
+
 // scan feeds deltas through a fresh Scanner watching markers and returns
 // the text and markers it reports, adjacent text merged, plus the most bytes
 // it held between deltas.
 func scan(markers []string, deltas []string) (events []event, maxHeld int) {
 	var s Scanner
 	s.Reset(markers)
-	text := func(t string) {
-		if t == "" {
-			return
-		}
-		if n := len(events); n > 0 && events[n-1].Marker < 0 {
-			events[n-1].Text += t
-			return
-		}
-		events = append(events, event{t, -1})
-	}
+	text := func(t string) { events = addText(events, t) }
 	for _, d := range deltas {
 		s.Feed(d)
 		for {
@@ -392,16 +396,7 @@ func FuzzScan(f *testing.F) {
 			deltas, rest = append(deltas, rest[:n]), rest[n:]
 		}
 		var got []event
-		text := func(t string) {
-			if t == "" {
-				return
-			}
-			if n := len(got); n > 0 && got[n-1].Marker < 0 {
-				got[n-1].Text += t
-				return
-			}
-			got = append(got, event{t, -1})
-		}
+		text := func(t string) { got = addText(got, t) }
 		var s Scanner
 		s.Reset(markers)
 		for _, d := range deltas {
@@ -478,16 +473,7 @@ func TestQuiet(t *testing.T) {
 			var s Scanner
 			s.Reset(set.markers)
 			var got []event
-			text := func(x string) {
-				if x == "" {
-					return
-				}
-				if n := len(got); n > 0 && got[n-1].Marker < 0 {
-					got[n-1].Text += x
-					return
-				}
-				got = append(got, event{x, -1})
-			}
+			text := func(x string) { got = addText(got, x) }
 			for _, d := range deltas {
 				quiet := s.Quiet(d)
 				s.Feed(d)
