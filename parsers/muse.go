@@ -24,19 +24,8 @@ const (
 	museEOT     = "<|eot|>"
 )
 
-// museTo begins a recipient. It is no marker of Muse's: the scanner finds
-// it for the grammar, which takes it as the text it is, so that a body's
-// text with none in it (nor a "t" or "to" at its end, which the scanner
-// holds) may go straight to its section, while a recipient written inside
-// a body is held back (see museGrammar.cand).
-const museTo = "to="
-
-// museMarkers are the markers the scanner watches, by index: Muse's
-// (museFraming) and museTo.
-var museMarkers = []string{museStart, museMessage, museEOM, museEOT, museTo}
-
-// museFraming are Muse's markers.
-var museFraming = museMarkers[:mmTo]
+// museMarkers are the markers the scanner watches, by index.
+var museMarkers = []string{museStart, museMessage, museEOM, museEOT}
 
 // Indexes into museMarkers.
 const (
@@ -44,7 +33,6 @@ const (
 	mmMessage
 	mmEOM
 	mmEOT
-	mmTo
 )
 
 // A header, and a recipient written inside a body, are held back while
@@ -161,7 +149,7 @@ func (g headerGrammar) next(c byte, role bool) headerGrammar {
 }
 
 // museSpec is what the shell needs of Muse.
-var museSpec = machineSpec{markers: museMarkers, found: 1} // museTo is the grammar's own
+var museSpec = machineSpec{markers: museMarkers}
 
 // museGrammar is Muse's grammar: messages routed by their headers' recipients.
 type museGrammar struct {
@@ -207,32 +195,11 @@ func (g *museGrammar) cloneInto(dst grammar) {
 
 func (g *museGrammar) segments() *segmentBuilder { return &g.segs }
 
-// active says where text goes: a body's that is reasoning or content
-// straight to its section while no recipient is held back, everything
-// after a hand-off to content, a header's and a tool body's to the
-// grammar. Muse's markers count but after a hand-off; museTo only where
-// text goes direct, which the grammar's own reading of text does without.
-// A held recipient moves the stance: the text that ends it lets the
-// body's go direct again.
-//
-// Only a grammar that keeps segment text (the stream's, ExtractSegments')
-// takes text direct: Extract and the ID walks read a body themselves, which costs
-// them less than the scanner's search for museTo beside Muse's markers,
-// which share no first byte with it.
 func (g *museGrammar) active() stance {
-	const framing = 1<<mmTo - 1
-	switch {
-	case g.phase == museHandedOff: // nothing is framing any more
-		return stance{direct: int8(phaseContent)}
-	case g.phase == museInHeader, g.route == museToTool, g.segs.off:
-	case g.clen > 0:
-		return stance{mask: framing, moves: true, direct: -1}
-	case g.route == museToReasoning:
-		return stance{mask: framing | 1<<mmTo, direct: int8(phaseReasoning)}
-	default:
-		return stance{mask: framing | 1<<mmTo, direct: int8(phaseContent)}
+	if g.phase == museHandedOff {
+		return stance{direct: -1} // nothing after a hand-off is framing any more
 	}
-	return stance{mask: framing, direct: -1}
+	return stance{mask: 1<<len(museMarkers) - 1, direct: -1}
 }
 
 func (g *museGrammar) ended() bool { return g.over }
@@ -287,10 +254,6 @@ func (g *museGrammar) degrade(out emitter) {
 // that may be a recipient (see cand).
 func (g *museGrammar) body(s string, at int, out emitter) {
 	if s == "" {
-		return
-	}
-	if c := s[len(s)-1]; g.clen == 0 && c != 't' && c != 'o' && strings.IndexByte(s, '=') < 0 {
-		g.emit(s, at, out) // the common case: no "to=", nor a "t" or "to" at the end
 		return
 	}
 	start := g.candStart(s)
@@ -445,19 +408,17 @@ func (g *museGrammar) emit(s string, at int, out emitter) {
 
 // marker applies marker k.
 func (g *museGrammar) marker(k, at int, out emitter) {
-	switch {
-	case g.phase == museHandedOff: // not reached: nothing counts there
+	switch g.phase {
+	case museHandedOff: // not reached: nothing counts there
 		out(phaseContent, museMarkers[k], at)
-	case k == mmTo: // the grammar's own: text
-		g.text(museTo, at, out)
-	case g.phase == museInHeader:
+	case museInHeader:
 		switch k {
 		case mmMessage:
 			g.openHeader(at, out)
 		default: // a header cut short by a new one or a terminator: metadata, dropped
 			g.startHeader(k == mmStart)
 		}
-	default:
+	case museInBody:
 		switch k {
 		case mmMessage:
 			if r, ok := g.candRecipient(); ok {
@@ -660,4 +621,4 @@ func buildMuse(tok tokenizer.Tokenizer, cfg reasoning.Config, handOff bool) (rea
 }
 
 // museEntry describes Muse's names for the registry-wide tests.
-var museEntry = catalog.Entry{Markers: museFraming, Headers: true}
+var museEntry = catalog.Entry{Markers: museMarkers, Headers: true}
