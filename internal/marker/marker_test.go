@@ -192,11 +192,18 @@ func TestConservationLong(t *testing.T) {
 // reference finds markers in the whole input with a plain left-to-right
 // search: the earliest marker at each step.
 func reference(markers []string, input string) []event {
+	all := uint64(1)<<len(markers) - 1
+	return referenceMoving(markers, input, func(int) uint64 { return all })
+}
+
+// referenceMoving is reference where only the markers of the active set
+// count, every marker active at first and the set next(k) after marker k.
+func referenceMoving(markers []string, input string, next func(k int) uint64) []event {
 	var events []event
-	for input != "" {
+	for mask := uint64(1)<<len(markers) - 1; input != ""; {
 		pos, k := len(input), -1
 		for i, m := range markers {
-			if j := strings.Index(input, m); j >= 0 && j < pos {
+			if j := strings.Index(input, m); mask&(1<<i) != 0 && j >= 0 && j < pos {
 				pos, k = j, i
 			}
 		}
@@ -207,7 +214,7 @@ func reference(markers []string, input string) []event {
 			break
 		}
 		events = append(events, event{Marker: k})
-		input = input[pos+len(markers[k]):]
+		input, mask = input[pos+len(markers[k]):], next(k)
 	}
 	return events
 }
@@ -369,23 +376,7 @@ func FuzzScan(f *testing.F) {
 		sets := []uint64{all, all &^ 1, all & (moves >> 8), all & 1 << (moves % uint64(len(markers)))}
 		next := func(k int) uint64 { return sets[(moves>>(2*k))%4] }
 
-		var want []event
-		for rest, mask := input, all; rest != ""; {
-			pos, k := len(rest), -1
-			for i, mk := range markers {
-				if j := strings.Index(rest, mk); mask&(1<<i) != 0 && j >= 0 && j < pos {
-					pos, k = j, i
-				}
-			}
-			if pos > 0 {
-				want = append(want, event{rest[:pos], -1})
-			}
-			if k < 0 {
-				break
-			}
-			want = append(want, event{Marker: k})
-			rest, mask = rest[pos+len(markers[k]):], next(k)
-		}
+		want := referenceMoving(markers, input, next)
 
 		var deltas []string
 		for i, rest := 0, input; rest != ""; i++ {
