@@ -439,6 +439,16 @@ func (p *pathRule) feed(s string, eof bool) string {
 	t := p.take(s)
 	lim, tail, text := normBounds(t, eof)
 	i := 0
+	if strings.IndexByte(t[:tail], '.') < 0 {
+		// The common text: no spaced run before the tail, which the loop
+		// below would skip at once, to decide at the tail as below.
+		p.skip(t, 0, tail, eof)
+		if tail == text { // no tail
+			p.hold = t[lim:]
+			return t[:lim]
+		}
+		i = tail
+	}
 	for i < tail {
 		start, end := nextRun(t, i, tail)
 		p.skip(t, i, start, eof)
@@ -601,6 +611,21 @@ type nameRule struct {
 func (p *nameRule) feed(s string, eof bool) string {
 	t := p.take(s)
 	lim, tail, text := normBounds(t, eof)
+	if strings.IndexByte(t[:tail], '.') < 0 {
+		// The common text: no spaced run before the tail, which the loop
+		// below would skip at once, to decide at the tail as below.
+		p.skip(t, 0, tail)
+		if tail < text {
+			if p.inRun && p.name && tailUndecided(t, tail, text) {
+				p.hold = t[tail:]
+				return t[:tail]
+			}
+			p.inRun, p.name, p.after = false, false, t[text-1] == '.'
+			p.skip(t, text, lim)
+		}
+		p.hold = t[lim:]
+		return t[:lim]
+	}
 	i := 0
 	for i < tail {
 		start, end := nextRun(t, i, tail)
