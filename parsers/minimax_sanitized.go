@@ -423,16 +423,21 @@ type pathRule struct {
 // feed runs rule (a) over s, after the text it held; eof ends the text.
 // It returns the output (see normFilter).
 func (p *pathRule) feed(s string, eof bool) string {
-	if p.hold == "" && !p.path && !p.slash && s != "" && len(s) <= 64 && s[len(s)-1] < utf8.RuneSelf {
+	if p.hold == "" && s != "" && len(s) <= 64 && s[len(s)-1] < utf8.RuneSelf {
 		// Outside a path only a slash can begin one; a delta without one
 		// leaves no path and sets only whether a run of path characters
-		// goes on. (A long text is read in bulk below.)
+		// goes on. Inside one (or after its slash), a delta of ordinary
+		// characters goes on with it. (A long text is read in bulk below.)
 		var seen uint8
 		for k := range len(s) {
 			seen |= normClass[s[k]]
 		}
-		if seen&(cSlash|cLead) == 0 {
+		switch {
+		case !p.path && !p.slash && seen&(cSlash|cLead) == 0:
 			p.run = normClass[s[len(s)-1]]&(cDrop|cBreak) == 0
+			return s
+		case seen&(cDot|cSlash|cDrop|cBreak|cLead) == 0:
+			p.ordinary()
 			return s
 		}
 	}

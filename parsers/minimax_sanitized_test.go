@@ -148,6 +148,8 @@ func TestNormalizerCommonText(t *testing.T) {
 		{strings.Repeat("a", 257) + " main", " . py", ""}, // too long a name before the tail: not held
 		{"-x main", " . py", ""},                          // -x is no name
 		{"see a/b", "c", " . d", ""},                      // rule a: a path without a tail, going on
+		{"see a/", "bcd", " . e", ""},                     // ordinary characters after a slash make it a path
+		{"a/b", "cdef", "gh . py", ""},                    // and go on with one
 		{"a/b", " c", ". d", ""},                          // rule a holds the tail " c" after a path
 		{"a/b c", "d . e", ""},                            // whitespace ended the path; d is a name's
 		{"main ", ". py", ""},                             // a hold of whitespace alone
