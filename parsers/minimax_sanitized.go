@@ -319,17 +319,27 @@ func (f *normFilter) out(t string) string {
 	}
 	n := len(t)
 	for k := 0; k < len(f.cuts); k += 2 {
-		n -= f.cuts[k+1] - f.cuts[k] - strings.Count(t[f.cuts[k]:f.cuts[k+1]], ".")
+		n -= f.cuts[k+1] - f.cuts[k] - dotsIn(t[f.cuts[k]:f.cuts[k+1]])
 	}
 	start, prev := f.slab.Begin(n), 0
 	for k := 0; k < len(f.cuts); k += 2 {
 		f.slab.WriteString(t[prev:f.cuts[k]])
-		f.slab.WriteString(manyDots[:strings.Count(t[f.cuts[k]:f.cuts[k+1]], ".")])
+		f.slab.WriteString(manyDots[:dotsIn(t[f.cuts[k]:f.cuts[k+1]])])
 		prev = f.cuts[k+1]
 	}
 	f.slab.WriteString(t[prev:])
 	f.cuts = f.cuts[:0]
 	return f.slab.End(start)
+}
+
+// dotsIn returns the number of dots in run, a run of dots and whitespace a
+// few bytes long: a loop here costs less than a call of strings.Count.
+func dotsIn(run string) int {
+	n := 0
+	for k := range len(run) {
+		n += int(normClass[run[k]] & cDot)
+	}
+	return n
 }
 
 // manyDots holds as many dots as a run may have.
