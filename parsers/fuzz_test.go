@@ -27,8 +27,9 @@ const casesDir = "../testdata/cases"
 const catchAll = "FuzzThinkTag"
 
 // specTargets fuzz something other than registered names (FuzzSpec: the
-// public ThinkTag spec itself).
-var specTargets = []string{"FuzzSpec"}
+// public ThinkTag spec itself; FuzzNormalizer: minimax_m2_sanitized's
+// content normaliser against its plain reference).
+var specTargets = []string{"FuzzSpec", "FuzzNormalizer"}
 
 // fuzzGroups are the names of each target but catchAll.
 var fuzzGroups = map[string][]string{

@@ -319,17 +319,27 @@ func (f *normFilter) out(t string) string {
 	}
 	n := len(t)
 	for k := 0; k < len(f.cuts); k += 2 {
-		n -= f.cuts[k+1] - f.cuts[k] - strings.Count(t[f.cuts[k]:f.cuts[k+1]], ".")
+		n -= f.cuts[k+1] - f.cuts[k] - dotsIn(t[f.cuts[k]:f.cuts[k+1]])
 	}
 	start, prev := f.slab.Begin(n), 0
 	for k := 0; k < len(f.cuts); k += 2 {
 		f.slab.WriteString(t[prev:f.cuts[k]])
-		f.slab.WriteString(manyDots[:strings.Count(t[f.cuts[k]:f.cuts[k+1]], ".")])
+		f.slab.WriteString(manyDots[:dotsIn(t[f.cuts[k]:f.cuts[k+1]])])
 		prev = f.cuts[k+1]
 	}
 	f.slab.WriteString(t[prev:])
 	f.cuts = f.cuts[:0]
 	return f.slab.End(start)
+}
+
+// dotsIn returns the number of dots in run, a run of dots and whitespace a
+// few bytes long: a loop here costs less than a call of strings.Count.
+func dotsIn(run string) int {
+	n := 0
+	for k := range len(run) {
+		n += int(normClass[run[k]] & cDot)
+	}
+	return n
 }
 
 // manyDots holds as many dots as a run may have.
@@ -423,22 +433,37 @@ type pathRule struct {
 // feed runs rule (a) over s, after the text it held; eof ends the text.
 // It returns the output (see normFilter).
 func (p *pathRule) feed(s string, eof bool) string {
-	if p.hold == "" && !p.path && !p.slash && s != "" && len(s) <= 64 && s[len(s)-1] < utf8.RuneSelf {
+	if p.hold == "" && s != "" && len(s) <= 64 && s[len(s)-1] < utf8.RuneSelf {
 		// Outside a path only a slash can begin one; a delta without one
 		// leaves no path and sets only whether a run of path characters
-		// goes on. (A long text is read in bulk below.)
+		// goes on. Inside one (or after its slash), a delta of ordinary
+		// characters goes on with it. (A long text is read in bulk below.)
 		var seen uint8
 		for k := range len(s) {
 			seen |= normClass[s[k]]
 		}
-		if seen&(cSlash|cLead) == 0 {
+		switch {
+		case !p.path && !p.slash && seen&(cSlash|cLead) == 0:
 			p.run = normClass[s[len(s)-1]]&(cDrop|cBreak) == 0
+			return s
+		case seen&(cDot|cSlash|cDrop|cBreak|cLead) == 0:
+			p.ordinary()
 			return s
 		}
 	}
 	t := p.take(s)
 	lim, tail, text := normBounds(t, eof)
 	i := 0
+	if strings.IndexByte(t[:tail], '.') < 0 {
+		// The common text: no spaced run before the tail, which the loop
+		// below would skip at once, to decide at the tail as below.
+		p.skip(t, 0, tail, eof)
+		if tail == text { // no tail
+			p.hold = t[lim:]
+			return t[:lim]
+		}
+		i = tail
+	}
 	for i < tail {
 		start, end := nextRun(t, i, tail)
 		p.skip(t, i, start, eof)
@@ -601,6 +626,21 @@ type nameRule struct {
 func (p *nameRule) feed(s string, eof bool) string {
 	t := p.take(s)
 	lim, tail, text := normBounds(t, eof)
+	if strings.IndexByte(t[:tail], '.') < 0 {
+		// The common text: no spaced run before the tail, which the loop
+		// below would skip at once, to decide at the tail as below.
+		p.skip(t, 0, tail)
+		if tail < text {
+			if p.inRun && p.name && tailUndecided(t, tail, text) {
+				p.hold = t[tail:]
+				return t[:tail]
+			}
+			p.inRun, p.name, p.after = false, false, t[text-1] == '.'
+			p.skip(t, text, lim)
+		}
+		p.hold = t[lim:]
+		return t[:lim]
+	}
 	i := 0
 	for i < tail {
 		start, end := nextRun(t, i, tail)

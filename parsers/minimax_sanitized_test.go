@@ -134,6 +134,56 @@ func TestNormalizerHolds(t *testing.T) {
 	}
 }
 
+// TestNormalizerCommonText checks the normaliser against refNorm on
+// streams whose texts have no dot before their tail, which each rule takes
+// at once (the common delta), and whose next delta decides what that text
+// left: a held word released, a tail not held whose word is still a name
+// for what follows, and paths that go on across deltas.
+func TestNormalizerCommonText(t *testing.T) {
+	for _, deltas := range [][]string{
+		{"see main", " . py", ""},                         // rule b holds " main", then " . py"
+		{"see ma", "in . p", "y", ""},                     // the held word grows, then is released
+		{"x, main", " . py", ""},                          // no name before the tail: not held, and main is a name
+		{"x, main", " . py and", " v2", " . Next"},        // then v2 . Next, joined as upstream joins it
+		{strings.Repeat("a", 257) + " main", " . py", ""}, // too long a name before the tail: not held
+		{"-x main", " . py", ""},                          // -x is no name
+		{"see a/b", "c", " . d", ""},                      // rule a: a path without a tail, going on
+		{"see a/", "bcd", " . e", ""},                     // ordinary characters after a slash make it a path
+		{"a/b", "cdef", "gh . py", ""},                    // and go on with one
+		{"a/b", " c", ". d", ""},                          // rule a holds the tail " c" after a path
+		{"a/b c", "d . e", ""},                            // whitespace ended the path; d is a name's
+		{"main ", ". py", ""},                             // a hold of whitespace alone
+		{"main \t", "\n. py", ""},
+	} {
+		if err := normAgree(deltas); err != nil {
+			t.Errorf("deltas %q: %v", deltas, err)
+		}
+	}
+}
+
+// FuzzNormalizer checks the normaliser against refNorm (normAgree) on
+// texts the fuzzer finds, split where cuts says: each byte of cuts takes
+// up to 15 bytes of the text as a delta, and the rest of the text is the
+// last delta, which ends it.
+func FuzzNormalizer(f *testing.F) {
+	for _, s := range []string{"scripts/monkey_character . gd, main . py", "see v2 . Next", "a/b .\n json", "x, main . py"} {
+		f.Add(s, []byte{4, 4, 1, 0, 7})
+	}
+	f.Fuzz(func(t *testing.T, text string, cuts []byte) {
+		var deltas []string
+		rest := text
+		for _, c := range cuts {
+			n := min(len(rest), int(c%16))
+			deltas = append(deltas, rest[:n])
+			rest = rest[n:]
+		}
+		deltas = append(deltas, rest)
+		if err := normAgree(deltas); err != nil {
+			t.Fatalf("deltas %q: %v", deltas, err)
+		}
+	})
+}
+
 // TestNormClass checks the byte classes of the normaliser's bulk reads
 // against the predicates its tries use, and that every Unicode space of
 // more than one byte begins with a byte of class cLead.
