@@ -24,8 +24,19 @@ const (
 	museEOT     = "<|eot|>"
 )
 
-// museMarkers are the markers the scanner watches, by index.
-var museMarkers = []string{museStart, museMessage, museEOM, museEOT}
+// museTo begins a recipient. It is no marker of Muse's: the scanner finds
+// it for the grammar, which takes it as the text it is, so that a body's
+// text with none in it (nor a "t" or "to" at its end, which the scanner
+// holds) may go straight to its section, while a recipient written inside
+// a body is held back (see museGrammar.cand).
+const museTo = "to="
+
+// museMarkers are the markers the scanner watches, by index: Muse's
+// (museFraming) and museTo.
+var museMarkers = []string{museStart, museMessage, museEOM, museEOT, museTo}
+
+// museFraming are Muse's markers.
+var museFraming = museMarkers[:mmTo]
 
 // Indexes into museMarkers.
 const (
@@ -33,6 +44,7 @@ const (
 	mmMessage
 	mmEOM
 	mmEOT
+	mmTo
 )
 
 // A header, and a recipient written inside a body, are held back while
@@ -149,7 +161,7 @@ func (g headerGrammar) next(c byte, role bool) headerGrammar {
 }
 
 // museSpec is what the shell needs of Muse.
-var museSpec = machineSpec{markers: museMarkers}
+var museSpec = machineSpec{markers: museMarkers, found: 1} // museTo is the grammar's own
 
 // museGrammar is Muse's grammar: messages routed by their headers' recipients.
 type museGrammar struct {
@@ -195,11 +207,37 @@ func (g *museGrammar) cloneInto(dst grammar) {
 
 func (g *museGrammar) segments() *segmentBuilder { return &g.segs }
 
+// active says where text goes: a body's that is reasoning or content
+// straight to its section while no recipient is held back, everything
+// after a hand-off to content, a header's and a tool body's to the
+// grammar. Muse's markers count but after a hand-off; museTo in a body
+// whose text goes direct, which the grammar's own reading of text does
+// without. A held recipient moves the stance: the text that ends it lets
+// the body's go direct again. museTo stays watched meanwhile, so that the
+// markers watched change only at a marker: the scanner searches the rest
+// of a delta before the driver hands the grammar the bytes it held (the
+// start of a marker cut short), and when those end a held recipient, the
+// text after them goes direct as searched (FuzzMuse's 729f520a524bd8e3:
+// searched without museTo, a "to=name" in it went to the body's section).
+//
+// Only a grammar that keeps segment text (the stream's, ExtractSegments')
+// takes text direct: Extract and the ID walks read a body themselves, which costs
+// them less than the scanner's search for museTo beside Muse's markers,
+// which share no first byte with it.
 func (g *museGrammar) active() stance {
-	if g.phase == museHandedOff {
-		return stance{direct: -1} // nothing after a hand-off is framing any more
+	const framing = 1<<mmTo - 1
+	switch {
+	case g.phase == museHandedOff: // nothing is framing any more
+		return stance{direct: int8(phaseContent)}
+	case g.phase == museInHeader, g.route == museToTool, g.segs.off:
+	case g.clen > 0:
+		return stance{mask: framing | 1<<mmTo, moves: true, direct: -1}
+	case g.route == museToReasoning:
+		return stance{mask: framing | 1<<mmTo, direct: int8(phaseReasoning)}
+	default:
+		return stance{mask: framing | 1<<mmTo, direct: int8(phaseContent)}
 	}
-	return stance{mask: 1<<len(museMarkers) - 1, direct: -1}
+	return stance{mask: framing, direct: -1}
 }
 
 func (g *museGrammar) ended() bool { return g.over }
@@ -254,6 +292,10 @@ func (g *museGrammar) degrade(out emitter) {
 // that may be a recipient (see cand).
 func (g *museGrammar) body(s string, at int, out emitter) {
 	if s == "" {
+		return
+	}
+	if c := s[len(s)-1]; g.clen == 0 && c != 't' && c != 'o' && strings.IndexByte(s, '=') < 0 {
+		g.emit(s, at, out) // the common case: no "to=", nor a "t" or "to" at the end
 		return
 	}
 	start := g.candStart(s)
@@ -408,17 +450,19 @@ func (g *museGrammar) emit(s string, at int, out emitter) {
 
 // marker applies marker k.
 func (g *museGrammar) marker(k, at int, out emitter) {
-	switch g.phase {
-	case museHandedOff: // not reached: nothing counts there
+	switch {
+	case g.phase == museHandedOff: // not reached: nothing counts there
 		out(phaseContent, museMarkers[k], at)
-	case museInHeader:
+	case k == mmTo: // the grammar's own: text
+		g.text(museTo, at, out)
+	case g.phase == museInHeader:
 		switch k {
 		case mmMessage:
 			g.openHeader(at, out)
 		default: // a header cut short by a new one or a terminator: metadata, dropped
 			g.startHeader(k == mmStart)
 		}
-	case museInBody:
+	default:
 		switch k {
 		case mmMessage:
 			if r, ok := g.candRecipient(); ok {
@@ -621,4 +665,4 @@ func buildMuse(tok tokenizer.Tokenizer, cfg reasoning.Config, handOff bool) (rea
 }
 
 // museEntry describes Muse's names for the registry-wide tests.
-var museEntry = catalog.Entry{Markers: museMarkers, Headers: true}
+var museEntry = catalog.Entry{Markers: museFraming, Headers: true}
