@@ -207,9 +207,9 @@ func (g *museGrammar) cloneInto(dst grammar) {
 
 func (g *museGrammar) segments() *segmentBuilder { return &g.segs }
 
-// active says where text goes: a body's that is reasoning or content
-// straight to its section while no recipient is held back, everything
-// after a hand-off to content, a header's and a tool body's to the
+// active says where text goes: a body's straight to its section, or a
+// tool call's to its segment (muse_spark), while no recipient is held
+// back, everything after a hand-off to content, a header's to the
 // grammar. Muse's markers count but after a hand-off; museTo in a body
 // whose text goes direct, which the grammar's own reading of text does
 // without. A held recipient moves the stance: the text that ends it lets
@@ -229,15 +229,16 @@ func (g *museGrammar) active() stance {
 	switch {
 	case g.phase == museHandedOff: // nothing is framing any more
 		return stance{direct: int8(phaseContent)}
-	case g.phase == museInHeader, g.route == museToTool, g.segs.off:
+	case g.phase == museInHeader, g.segs.off:
+		return stance{mask: framing, direct: -1}
 	case g.clen > 0:
 		return stance{mask: framing | 1<<mmTo, moves: true, direct: -1}
 	case g.route == museToReasoning:
 		return stance{mask: framing | 1<<mmTo, direct: int8(phaseReasoning)}
-	default:
-		return stance{mask: framing | 1<<mmTo, direct: int8(phaseContent)}
+	case g.route == museToTool:
+		return stance{mask: framing | 1<<mmTo, direct: directSegment}
 	}
-	return stance{mask: framing, direct: -1}
+	return stance{mask: framing | 1<<mmTo, direct: int8(phaseContent)}
 }
 
 func (g *museGrammar) ended() bool { return g.over }

@@ -259,3 +259,56 @@ func TestMuseRecipientAfterHeldBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestMuseSparkSegmentBody streams muse_spark's tool calls, whose bodies go
+// to their segments as they come (the fast path's directSegment) but for
+// what may be a recipient: "to=" in a body's prose is its text, and a
+// "to=name" right before <|message|> begins the next call, whichever
+// deltas cut it, with text alone or with IDs.
+func TestMuseSparkSegmentBody(t *testing.T) {
+	const out = " to=self<|message|>Call it.<|eom|><|start|>assistant to=weather.get<|message|>" +
+		`{"to": "go to=x y", "at": 1}` + "to=clock.now<|message|>{}<|eom|>" +
+		"<|start|>assistant to=user<|message|>Done, to=all.<|eot|>"
+	wantMsg := reasoning.Message{Reasoning: "Call it.", Content: "Done, to=all."}
+	wantSegs := []reasoning.Segment{
+		{Index: 0, Recipient: "weather.get", Text: `{"to": "go to=x y", "at": 1}`, Done: true},
+		{Index: 1, Recipient: "clock.now", Text: "{}", Done: true},
+	}
+	tok := reasoningtest.ToyVocab([]string{"<|start|>", "<|message|>", "<|eom|>", "<|eot|>"})
+	bytes := func(n int) []reasoning.Delta {
+		var ds []reasoning.Delta
+		for i := 0; i < len(out); i += n {
+			ds = append(ds, reasoning.Delta{Text: out[i:min(len(out), i+n)]})
+		}
+		return ds
+	}
+	var perToken []reasoning.Delta
+	for _, id := range tok.Encode(out) {
+		perToken = append(perToken, reasoning.Delta{Text: tok.Decode([]int{id}), IDs: []int{id}})
+	}
+	for _, tc := range []struct {
+		name   string
+		deltas []reasoning.Delta
+	}{
+		{"1-byte deltas", bytes(1)}, {"2-byte deltas", bytes(2)}, {"3-byte deltas", bytes(3)},
+		{"5-byte deltas", bytes(5)}, {"tokens", perToken}, {"one delta", bytes(len(out))},
+	} {
+		p, err := reasoning.New("muse_spark", tok)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(wantMsg, p.Extract(out)); diff != "" {
+			t.Errorf("Extract (-want +got):\n%s", diff)
+		}
+		if diff := cmp.Diff(wantSegs, p.(reasoning.Segmenter).ExtractSegments(out)); diff != "" {
+			t.Errorf("ExtractSegments (-want +got):\n%s", diff)
+		}
+		m, segs := reasoningtest.Collect(p, tc.deltas)
+		if diff := cmp.Diff(wantMsg, m); diff != "" {
+			t.Errorf("%s: streamed (-want +got):\n%s", tc.name, diff)
+		}
+		if diff := cmp.Diff(wantSegs, segs); diff != "" {
+			t.Errorf("%s: streamed segments (-want +got):\n%s", tc.name, diff)
+		}
+	}
+}
