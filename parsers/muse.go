@@ -182,6 +182,12 @@ type museGrammar struct {
 	// that may be one is held back.
 	cand []piece
 	clen int
+	// found says that the driver's scanner finds museTo for the grammar,
+	// as the stance it was last given says (see active): text it hands a
+	// body then holds no "to=" and ends in no "t" or "to" that the text
+	// after it may make one, so that, with no candidate held, none can
+	// begin in it.
+	found bool
 
 	handOff bool           // muse_glimmer: a tool channel goes to content with everything after it
 	segs    segmentBuilder // muse_spark: the tool messages
@@ -225,6 +231,13 @@ func (g *museGrammar) segments() *segmentBuilder { return &g.segs }
 // them less than the scanner's search for museTo beside Muse's markers,
 // which share no first byte with it.
 func (g *museGrammar) active() stance {
+	st := g.stance()
+	g.found = st.mask&(1<<mmTo) != 0 // the driver asks only to watch what it says
+	return st
+}
+
+// stance is active's answer.
+func (g *museGrammar) stance() stance {
 	const framing = 1<<mmTo - 1
 	switch {
 	case g.phase == museHandedOff: // nothing is framing any more
@@ -295,8 +308,10 @@ func (g *museGrammar) body(s string, at int, out emitter) {
 	if s == "" {
 		return
 	}
-	if c := s[len(s)-1]; g.clen == 0 && c != 't' && c != 'o' && strings.IndexByte(s, '=') < 0 {
-		g.emit(s, at, out) // the common case: no "to=", nor a "t" or "to" at the end
+	// The common case: no "to=", nor a "t" or "to" at the end (a tool
+	// call's text, which may hold many "=", as the scanner found it).
+	if c := s[len(s)-1]; g.clen == 0 && (g.found || c != 't' && c != 'o' && strings.IndexByte(s, '=') < 0) {
+		g.emit(s, at, out)
 		return
 	}
 	start := g.candStart(s)
@@ -454,7 +469,11 @@ func (g *museGrammar) marker(k, at int, out emitter) {
 	switch {
 	case g.phase == museHandedOff: // not reached: nothing counts there
 		out(phaseContent, museMarkers[k], at)
-	case k == mmTo: // the grammar's own: text
+	case k == mmTo && g.phase == museInBody: // the grammar's own: text, which begins what may be a recipient
+		g.releaseCand(g.clen, out)
+		g.cand = append(g.cand, piece{museTo, at})
+		g.clen = len(museTo)
+	case k == mmTo: // not reached: museTo is found only in a body
 		g.text(museTo, at, out)
 	case g.phase == museInHeader:
 		switch k {
