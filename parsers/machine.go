@@ -1201,20 +1201,6 @@ func (h *heldText) release(ph phase, out emitter) {
 
 func (h *heldText) reset() { h.ps, h.n = h.ps[:0], 0 }
 
-// join returns the held text in one string, joined in slab when it is
-// more than one piece; prefix goes first.
-func (h *heldText) join(prefix string, slab *marker.Slab) string {
-	if prefix == "" && len(h.ps) == 1 {
-		return h.ps[0].s
-	}
-	start := slab.Begin(len(prefix) + h.n)
-	slab.WriteString(prefix)
-	for _, p := range h.ps {
-		slab.WriteString(p.s)
-	}
-	return slab.End(start)
-}
-
 // cloneInto makes c a copy of h in c's own memory.
 func (h *heldText) cloneInto(c *heldText) { c.ps, c.n = append(emptied(c.ps), h.ps...), h.n }
 

@@ -24,8 +24,19 @@ const (
 	museEOT     = "<|eot|>"
 )
 
-// museMarkers are the markers the scanner watches, by index.
-var museMarkers = []string{museStart, museMessage, museEOM, museEOT}
+// museTo begins a recipient. It is no marker of Muse's: the scanner finds
+// it for the grammar, which takes it as the text it is, so that a body's
+// text with none in it (nor a "t" or "to" at its end, which the scanner
+// holds) may go straight to its section, while a recipient written inside
+// a body is held back (see museGrammar.cand).
+const museTo = "to="
+
+// museMarkers are the markers the scanner watches, by index: Muse's
+// (museFraming) and museTo.
+var museMarkers = []string{museStart, museMessage, museEOM, museEOT, museTo}
+
+// museFraming are Muse's markers.
+var museFraming = museMarkers[:mmTo]
 
 // Indexes into museMarkers.
 const (
@@ -33,6 +44,7 @@ const (
 	mmMessage
 	mmEOM
 	mmEOT
+	mmTo
 )
 
 // A header, and a recipient written inside a body, are held back while
@@ -149,7 +161,7 @@ func (g headerGrammar) next(c byte, role bool) headerGrammar {
 }
 
 // museSpec is what the shell needs of Muse.
-var museSpec = machineSpec{markers: museMarkers}
+var museSpec = machineSpec{markers: museMarkers, found: 1} // museTo is the grammar's own
 
 // museGrammar is Muse's grammar: messages routed by their headers' recipients.
 type museGrammar struct {
@@ -161,6 +173,10 @@ type museGrammar struct {
 	hg     headerGrammar
 	role   bool
 	prefix string // header text the prompt already held
+	// Where the recipient lies in the header's text (prefix, then header):
+	// the offset after its "to=", and the offset after it once spaces
+	// follow it; 0 until then (a recipient never begins the text).
+	nameAt, nameEnd int
 
 	route     museRoute
 	recipient string
@@ -170,6 +186,12 @@ type museGrammar struct {
 	// that may be one is held back.
 	cand []piece
 	clen int
+	// found says that the driver's scanner finds museTo for the grammar,
+	// as the stance it was last given says (see active): text it hands a
+	// body then holds no "to=" and ends in no "t" or "to" that the text
+	// after it may make one, so that, with no candidate held, none can
+	// begin in it.
+	found bool
 
 	handOff bool           // muse_glimmer: a tool channel goes to content with everything after it
 	segs    segmentBuilder // muse_spark: the tool messages
@@ -195,11 +217,47 @@ func (g *museGrammar) cloneInto(dst grammar) {
 
 func (g *museGrammar) segments() *segmentBuilder { return &g.segs }
 
+// active says where text goes: a body's straight to its section, or a
+// tool call's to its segment (muse_spark), while no recipient is held
+// back; everything after a hand-off to content; a header's to the
+// grammar. Muse's markers count but after a hand-off, and museTo in a
+// body, where the scanner finds it so that the body's text may go past
+// the grammar. A held recipient moves the stance: the text that ends it
+// lets the body's go direct again. museTo stays watched meanwhile, so that
+// the markers watched change only at a marker: the scanner searches the
+// rest of a delta before the driver hands the grammar the bytes it held
+// (the start of a marker cut short), and when those end a held recipient,
+// the text after them goes direct as searched (FuzzMuse's
+// 729f520a524bd8e3: searched without museTo, a "to=name" in it went to
+// the body's section). The driver asks active only to watch what it says,
+// which found notes.
+//
+// Only a grammar that keeps segment text (the stream's, ExtractSegments')
+// takes text direct: Extract and the ID walks read a body themselves,
+// which costs them less than the scanner's search for museTo beside
+// Muse's markers, which share no first byte with it.
 func (g *museGrammar) active() stance {
-	if g.phase == museHandedOff {
-		return stance{direct: -1} // nothing after a hand-off is framing any more
+	st := g.stance()
+	g.found = st.mask&(1<<mmTo) != 0
+	return st
+}
+
+// stance is active's answer.
+func (g *museGrammar) stance() stance {
+	const framing = 1<<mmTo - 1
+	switch {
+	case g.phase == museHandedOff: // nothing is framing any more
+		return stance{direct: int8(phaseContent)}
+	case g.phase == museInHeader, g.segs.off:
+		return stance{mask: framing, direct: -1}
+	case g.clen > 0:
+		return stance{mask: framing | 1<<mmTo, moves: true, direct: -1}
+	case g.route == museToReasoning:
+		return stance{mask: framing | 1<<mmTo, direct: int8(phaseReasoning)}
+	case g.route == museToTool:
+		return stance{mask: framing | 1<<mmTo, direct: directSegment}
 	}
-	return stance{mask: 1<<len(museMarkers) - 1, direct: -1}
+	return stance{mask: framing | 1<<mmTo, direct: int8(phaseContent)}
 }
 
 func (g *museGrammar) ended() bool { return g.over }
@@ -219,11 +277,15 @@ func (g *museGrammar) end(out emitter) {
 func (g *museGrammar) text(s string, at int, out emitter) {
 	switch g.phase {
 	case museInHeader:
-		hg := g.hg
+		hg, base := g.hg, len(g.prefix)+g.header.n
 		for i := 0; i < len(s) && hg != hgBad; i++ {
-			hg = hg.next(s[i], g.role)
-			if hg == hgRoleSpace || hg == hgEq {
+			switch hg = hg.next(s[i], g.role); {
+			case hg == hgRoleSpace:
 				g.role = false
+			case hg == hgEq:
+				g.role, g.nameAt = false, base+i+1
+			case hg == hgTrail && g.nameEnd == 0:
+				g.nameEnd = base + i
 			}
 		}
 		g.hg = hg
@@ -254,6 +316,13 @@ func (g *museGrammar) degrade(out emitter) {
 // that may be a recipient (see cand).
 func (g *museGrammar) body(s string, at int, out emitter) {
 	if s == "" {
+		return
+	}
+	// The common case, where no recipient can begin: no "to=", nor a "t"
+	// or "to" at the end, or text the scanner has looked through for
+	// museTo (found), such as a tool call's with its many "=".
+	if c := s[len(s)-1]; g.clen == 0 && (g.found || c != 't' && c != 'o' && strings.IndexByte(s, '=') < 0) {
+		g.emit(s, at, out)
 		return
 	}
 	start := g.candStart(s)
@@ -408,17 +477,23 @@ func (g *museGrammar) emit(s string, at int, out emitter) {
 
 // marker applies marker k.
 func (g *museGrammar) marker(k, at int, out emitter) {
-	switch g.phase {
-	case museHandedOff: // not reached: nothing counts there
+	switch {
+	case g.phase == museHandedOff: // not reached: nothing counts there
 		out(phaseContent, museMarkers[k], at)
-	case museInHeader:
+	case k == mmTo && g.phase == museInBody: // the grammar's own: text, which begins what may be a recipient
+		g.releaseCand(g.clen, out)
+		g.cand = append(g.cand, piece{museTo, at})
+		g.clen = len(museTo)
+	case k == mmTo: // not reached: museTo is found only in a body
+		g.text(museTo, at, out)
+	case g.phase == museInHeader:
 		switch k {
 		case mmMessage:
 			g.openHeader(at, out)
 		default: // a header cut short by a new one or a terminator: metadata, dropped
 			g.startHeader(k == mmStart)
 		}
-	case museInBody:
+	default:
 		switch k {
 		case mmMessage:
 			if r, ok := g.candRecipient(); ok {
@@ -444,59 +519,71 @@ func (g *museGrammar) startHeader(afterStart bool) {
 	g.segs.end()
 	g.phase, g.hg, g.role = museInHeader, hgLead, afterStart
 	g.header.reset()
-	g.prefix = ""
-}
-
-// recipientOf returns the recipient a header's text names: its first
-// word that begins with "to=", without it; "" when none does. Words are
-// separated by runs of spaces.
-func recipientOf(header string) string {
-	for from := 0; ; {
-		i := strings.Index(header[from:], "to=")
-		if i < 0 {
-			return ""
-		}
-		i += from
-		if i == 0 || inSpaces(header[i-1]) { // a word begins there
-			word := header[i+3:]
-			for j := 0; j < len(word); j++ {
-				if inSpaces(word[j]) {
-					return word[:j]
-				}
-			}
-			return word
-		}
-		from = i + 1
-	}
+	g.prefix, g.nameAt, g.nameEnd = "", 0, 0
 }
 
 // openHeader ends the header at <|message|> (at) and starts the body.
+// The header's grammar has read all of it: its recipient is the word
+// after its one "to=", if any, up to the spaces after it or its end.
 func (g *museGrammar) openHeader(at int, out emitter) {
-	raw := g.prefix
-	if len(g.header.ps) > 0 {
-		raw = g.header.join(g.prefix, &g.segs.slab)
+	recipient := ""
+	if g.nameAt > 0 {
+		end := g.nameEnd
+		if end == 0 {
+			end = len(g.prefix) + g.header.n
+		}
+		recipient = g.headerSpan(g.nameAt, end)
 	}
-	recipient := recipientOf(raw)
 	// The text of a tool channel's header from its "to=" on, for muse_glimmer.
 	var from []piece
-	if g.handOff && routeOf(recipient) == museToTool {
-		skip := len(g.prefix)
-		if i := strings.Index(raw, "to="); i >= skip {
-			skip = i - skip
-			for _, p := range g.header.ps {
-				switch {
-				case skip >= len(p.s):
-					skip -= len(p.s)
-				default:
-					from = append(from, piece{p.s[skip:], p.at + skip})
-					skip = 0
-				}
+	if skip := g.nameAt - len(museTo) - len(g.prefix); g.handOff && routeOf(recipient) == museToTool && skip >= 0 {
+		for _, p := range g.header.ps {
+			switch {
+			case skip >= len(p.s):
+				skip -= len(p.s)
+			default:
+				from = append(from, piece{p.s[skip:], p.at + skip})
+				skip = 0
 			}
 		}
 	}
 	g.header.reset()
 	g.prefix = ""
 	g.open(recipient, from, at, out)
+}
+
+// headerSpan returns the header's text (prefix, then header) from offset
+// from to offset to: a substring where one piece holds it, else joined.
+func (g *museGrammar) headerSpan(from, to int) string {
+	off := len(g.prefix) // where the piece looked at begins
+	if to <= off {
+		return g.prefix[from:to]
+	}
+	if from >= off {
+		for _, p := range g.header.ps {
+			if from < off+len(p.s) {
+				if to <= off+len(p.s) {
+					return p.s[from-off : to-off]
+				}
+				break
+			}
+			off += len(p.s)
+		}
+	}
+	slab := &g.segs.slab
+	start := slab.Begin(to - from)
+	off = 0
+	for i := -1; i < len(g.header.ps) && off < to; i++ {
+		s := g.prefix
+		if i >= 0 {
+			s = g.header.ps[i].s
+		}
+		if a, b := max(from, off), min(to, off+len(s)); a < b {
+			slab.WriteString(s[a-off : b-off])
+		}
+		off += len(s)
+	}
+	return slab.End(start)
 }
 
 // open starts the body of a message to recipient at its <|message|> (at).
@@ -539,6 +626,7 @@ func museStartOf(cfg reasoning.Config, tok tokenizer.Tokenizer, handOff bool) *m
 	switch p.phase {
 	case museInHeader:
 		g.hg, g.role, g.prefix = p.hg, p.role, p.header.String()
+		g.nameAt, g.nameEnd = p.nameAt, p.nameEnd
 	case museInBody:
 		if p.route == museToTool {
 			g.segs.begin("", p.recipient, "")
@@ -621,4 +709,4 @@ func buildMuse(tok tokenizer.Tokenizer, cfg reasoning.Config, handOff bool) (rea
 }
 
 // museEntry describes Muse's names for the registry-wide tests.
-var museEntry = catalog.Entry{Markers: museMarkers, Headers: true}
+var museEntry = catalog.Entry{Markers: museFraming, Headers: true}

@@ -198,3 +198,117 @@ type noEquals struct{ *tokenizer.Vocab }
 func (v noEquals) Encode(text string) []int {
 	return v.Vocab.Encode(strings.ReplaceAll(text, "=", ""))
 }
+
+// TestMuseRecipientAfterHeldBytes streams a body whose held recipient
+// ("to=b") turns out to be text only when bytes the scanner held at the end
+// of a delta (the start of a marker cut short) come out, and whose next
+// "to=name" right before <|message|> is in the same delta: that one is a
+// header, streamed as Extract reads it, with IDs or text alone. FuzzMuse
+// found the first: Muse's stance had watched "to=" only while no recipient
+// was held, so that the rest of the delta, searched without it, went
+// straight to the body's section once the held one was let go.
+func TestMuseRecipientAfterHeldBytes(t *testing.T) {
+	r := func(s string) reasoning.Message { return reasoning.Message{Reasoning: s} }
+	for _, tt := range []struct {
+		name    string
+		forced  bool
+		deltas  []string
+		glimmer reasoning.Message
+		spark   reasoning.Message
+	}{
+		{"fuzz 729f520a524bd8e3", true, []string{"to=<", "to=0<|message|>"},
+			reasoning.Message{Reasoning: "to=<", Content: "to=0<|message|>"}, r("to=<")},
+		{"after a held <|", false, []string{" to=self<|message|>a to=b<|", "x to=c<|message|>{}"},
+			reasoning.Message{Reasoning: "a to=b<|x ", Content: "to=c<|message|>{}"}, r("a to=b<|x ")},
+		{"after a held <|eo in content", false, []string{" to=user<|message|>to=b<|eo", "to=c<|message|>{}<|eot|>"},
+			reasoning.Message{Content: "to=b<|eoto=c<|message|>{}<|eot|>"}, reasoning.Message{Content: "to=b<|eo"}},
+		{"held recipient goes on", false, []string{" to=self<|message|>to=b<", "c to=d<|message|>{}"},
+			reasoning.Message{Reasoning: "to=b<c ", Content: "to=d<|message|>{}"}, r("to=b<c ")},
+	} {
+		tok := reasoningtest.ToyVocab([]string{"<|start|>", "<|message|>", "<|eom|>", "<|eot|>"})
+		for _, name := range []string{"muse_spark", "muse_glimmer"} {
+			want := tt.spark
+			if name == "muse_glimmer" {
+				want = tt.glimmer
+			}
+			for _, ids := range []bool{false, true} {
+				p, err := reasoning.New(name, tok, reasoning.WithForceReasoning(tt.forced))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff(want, p.Extract(strings.Join(tt.deltas, ""))); diff != "" {
+					t.Errorf("%s: %s: Extract (-want +got):\n%s", name, tt.name, diff)
+				}
+				var got reasoning.Message
+				for _, d := range tt.deltas {
+					delta := reasoning.Delta{Text: d}
+					if ids {
+						delta.IDs = tok.Encode(d)
+					}
+					m := p.ExtractStreaming(delta)
+					got.Reasoning += m.Reasoning
+					got.Content += m.Content
+				}
+				m := p.Finish()
+				got.Reasoning += m.Reasoning
+				got.Content += m.Content
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Errorf("%s: %s: streamed %q, IDs %v (-want +got):\n%s", name, tt.name, tt.deltas, ids, diff)
+				}
+			}
+		}
+	}
+}
+
+// TestMuseSparkSegmentBody streams muse_spark's tool calls, whose bodies go
+// to their segments as they come (the fast path's directSegment) but for
+// what may be a recipient: "to=" in a body's prose is its text, and a
+// "to=name" right before <|message|> begins the next call, whichever
+// deltas cut it, with text alone or with IDs.
+func TestMuseSparkSegmentBody(t *testing.T) {
+	const out = " to=self<|message|>Call it.<|eom|><|start|>assistant to=weather.get<|message|>" +
+		`{"to": "go to=x y", "at": 1}` + "to=clock.now<|message|>{}<|eom|>" +
+		"<|start|>assistant to=user<|message|>Done, to=all.<|eot|>"
+	wantMsg := reasoning.Message{Reasoning: "Call it.", Content: "Done, to=all."}
+	wantSegs := []reasoning.Segment{
+		{Index: 0, Recipient: "weather.get", Text: `{"to": "go to=x y", "at": 1}`, Done: true},
+		{Index: 1, Recipient: "clock.now", Text: "{}", Done: true},
+	}
+	tok := reasoningtest.ToyVocab([]string{"<|start|>", "<|message|>", "<|eom|>", "<|eot|>"})
+	bytes := func(n int) []reasoning.Delta {
+		var ds []reasoning.Delta
+		for i := 0; i < len(out); i += n {
+			ds = append(ds, reasoning.Delta{Text: out[i:min(len(out), i+n)]})
+		}
+		return ds
+	}
+	var perToken []reasoning.Delta
+	for _, id := range tok.Encode(out) {
+		perToken = append(perToken, reasoning.Delta{Text: tok.Decode([]int{id}), IDs: []int{id}})
+	}
+	for _, tc := range []struct {
+		name   string
+		deltas []reasoning.Delta
+	}{
+		{"1-byte deltas", bytes(1)}, {"2-byte deltas", bytes(2)}, {"3-byte deltas", bytes(3)},
+		{"5-byte deltas", bytes(5)}, {"tokens", perToken}, {"one delta", bytes(len(out))},
+	} {
+		p, err := reasoning.New("muse_spark", tok)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(wantMsg, p.Extract(out)); diff != "" {
+			t.Errorf("Extract (-want +got):\n%s", diff)
+		}
+		if diff := cmp.Diff(wantSegs, p.(reasoning.Segmenter).ExtractSegments(out)); diff != "" {
+			t.Errorf("ExtractSegments (-want +got):\n%s", diff)
+		}
+		m, segs := reasoningtest.Collect(p, tc.deltas)
+		if diff := cmp.Diff(wantMsg, m); diff != "" {
+			t.Errorf("%s: streamed (-want +got):\n%s", tc.name, diff)
+		}
+		if diff := cmp.Diff(wantSegs, segs); diff != "" {
+			t.Errorf("%s: streamed segments (-want +got):\n%s", tc.name, diff)
+		}
+	}
+}

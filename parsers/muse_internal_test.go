@@ -1,0 +1,91 @@
+package parsers
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/reasoning-go/reasoning"
+)
+
+// recipientOf returns the recipient a header's text names: its first
+// word that begins with "to=", without it; "" when none does. Words are
+// separated by runs of spaces.
+func recipientOf(header string) string {
+	for from := 0; ; {
+		i := strings.Index(header[from:], "to=")
+		if i < 0 {
+			return ""
+		}
+		i += from
+		if i == 0 || inSpaces(header[i-1]) { // a word begins there
+			word := header[i+3:]
+			for j := 0; j < len(word); j++ {
+				if inSpaces(word[j]) {
+					return word[:j]
+				}
+			}
+			return word
+		}
+		from = i + 1
+	}
+}
+
+// TestMuseHeaderRecipient checks the recipient Muse's grammar takes from
+// a header it has read piece by piece (where its grammar found "to=" and
+// the name's end) against recipientOf on the header's text, on seeded
+// random headers cut at random, after <|start|> or a terminator, part of
+// them held by the prompt: both agree wherever the header is still one at
+// <|message|>.
+func TestMuseHeaderRecipient(t *testing.T) {
+	const seed = 20
+	r := rand.New(rand.NewPCG(seed, 3))
+	words := []string{"to=", "t", "o", "=", " ", "  ", "\t", "\n", "assistant", "self", "user", "weather.get", "a", "x_1"}
+	pick := func(from ...string) string { return from[r.IntN(len(from))] }
+	checked, prompted := 0, 0
+	for range 20000 {
+		var b strings.Builder
+		if r.IntN(2) == 0 { // well formed: [spaces] [role spaces] [to=name] [spaces]
+			b.WriteString(pick("", " ", "\n "))
+			b.WriteString(pick("", "assistant ", "tool\t"))
+			b.WriteString(pick("", "to=", "to=self", "to=user", "to=weather.get", "to=t"))
+			b.WriteString(pick("", " ", " \t "))
+		}
+		for range r.IntN(4) {
+			b.WriteString(words[r.IntN(len(words))])
+		}
+		header, start := b.String(), r.IntN(2) == 0
+		cut := r.IntN(len(header) + 1) // the prompt holds header[:cut]
+		var g *museGrammar
+		switch {
+		case start && r.IntN(2) == 0:
+			cfg := reasoning.Config{PromptText: "<|start|>" + header[:cut]}
+			g = museStartOf(cfg, nil, r.IntN(2) == 0)
+			g.segs.off = true
+		default:
+			g = &museGrammar{segs: segmentBuilder{off: true}}
+			g.startHeader(start)
+			cut = 0
+		}
+		for at := cut; at < len(header) && g.phase == museInHeader; {
+			n := min(len(header)-at, 1+r.IntN(5))
+			g.text(header[at:at+n], at, discard)
+			at += n
+		}
+		if g.phase != museInHeader {
+			continue // not a header: its text went to a body
+		}
+		checked++
+		if cut > 0 && strings.Contains(header[cut:], "to=") {
+			prompted++
+		}
+		g.openHeader(len(header), discard)
+		if want := recipientOf(header); g.recipient != want {
+			t.Fatalf("header %q (prompt %q, after <|start|> %v): recipient %q, want %q (seed %d)",
+				header, header[:cut], start, g.recipient, want, seed)
+		}
+	}
+	if checked < 2000 || prompted < 200 {
+		t.Fatalf("only %d of the random headers were headers at <|message|>, %d with a prompt and a \"to=\" after it", checked, prompted)
+	}
+}
