@@ -1,6 +1,7 @@
 package parsers_test
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -267,6 +268,82 @@ func TestHarmonySegmentBody(t *testing.T) {
 		pieces = append(pieces, sg.Segments()...)
 		if diff := cmp.Diff(tc.want, conformance.MergeSegments(pieces)); diff != "" {
 			t.Errorf("%s: segments mismatch (-want +got):\n%s", tc.name, diff)
+		}
+	}
+}
+
+// TestHarmonyHeadersRepeat streams headers that come again, more of them
+// than the grammar remembers (six tools of names as long as one another,
+// each called twice, between analysis and final messages), and headers
+// that differ only where the prompt began them: each message goes where
+// its own header says.
+func TestHarmonyHeadersRepeat(t *testing.T) {
+	seg := func(i int, recipient, body string) reasoning.Segment {
+		return reasoning.Segment{Index: i, Channel: "commentary", Recipient: recipient, ContentType: "json", Text: body, Done: true}
+	}
+	var b strings.Builder
+	var reasoningWant, contentWant strings.Builder
+	var want []reasoning.Segment
+	for round := range 2 {
+		for tool := range 6 {
+			i := len(want)
+			r, body := "functions."+string(rune('a'+tool)), fmt.Sprintf(`{"n": %d}`, i)
+			b.WriteString("<|channel|>analysis<|message|>Plan " + r + ".<|end|>")
+			reasoningWant.WriteString("Plan " + r + ".")
+			b.WriteString("<|start|>assistant<|channel|>commentary to=" + r + " <|constrain|>json<|message|>" + body + "<|call|>")
+			want = append(want, seg(i, r, body))
+			if tool%3 == round {
+				b.WriteString("<|start|>assistant<|channel|>final<|message|>Done " + r + ".<|end|>")
+				contentWant.WriteString("Done " + r + ".")
+			}
+		}
+	}
+	out := b.String()
+	cases := []struct {
+		name               string
+		prompt, out        string
+		reasoning, content string
+		want               []reasoning.Segment
+	}{
+		{"output", "", out, reasoningWant.String(), contentWant.String(), want},
+		// The prompt's "<|start|>assistant<|channel|>final" and the
+		// output's "<|message|>" make a final header; the same text in the
+		// output later is the same header.
+		{"header begun in the prompt", "<|start|>assistant<|channel|>final", "<|message|>Hi.<|end|>" + out + "<|start|>assistant<|channel|>final<|message|>Bye.<|return|>",
+			reasoningWant.String(), "Hi." + contentWant.String() + "Bye.", want},
+		// Here the prompt's part is a role alone: the output's
+		// "<|channel|>final" begins a header of its own, not the one above.
+		{"role in the prompt", "<|start|>assistant", "<|channel|>analysis<|message|>Hm.<|end|><|start|>assistant<|channel|>analysis<|message|>Hm.<|end|>" + out,
+			"Hm.Hm." + reasoningWant.String(), contentWant.String(), want},
+	}
+	for _, tc := range cases {
+		for _, n := range []int{1, 4, 13} {
+			p, err := reasoning.New("openai_gptoss", nil, reasoning.WithPrompt(tc.prompt, nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sg := p.(reasoning.Segmenter)
+			var pieces []reasoning.Segment
+			var r, c strings.Builder
+			for i := 0; i < len(tc.out); i += n {
+				m := p.ExtractStreaming(reasoning.Delta{Text: tc.out[i:min(len(tc.out), i+n)]})
+				r.WriteString(m.Reasoning)
+				c.WriteString(m.Content)
+				pieces = append(pieces, sg.Segments()...)
+			}
+			m := p.Finish()
+			r.WriteString(m.Reasoning)
+			c.WriteString(m.Content)
+			pieces = append(pieces, sg.Segments()...)
+			if r.String() != tc.reasoning || c.String() != tc.content {
+				t.Errorf("%s, %d-byte deltas: got reasoning %q, content %q; want %q, %q", tc.name, n, r.String(), c.String(), tc.reasoning, tc.content)
+			}
+			if diff := cmp.Diff(tc.want, conformance.MergeSegments(pieces)); diff != "" {
+				t.Errorf("%s, %d-byte deltas: segments mismatch (-want +got):\n%s", tc.name, n, diff)
+			}
+			if diff := cmp.Diff(tc.want, sg.ExtractSegments(tc.out)); diff != "" {
+				t.Errorf("%s: ExtractSegments mismatch (-want +got):\n%s", tc.name, diff)
+			}
 		}
 	}
 }
