@@ -347,3 +347,56 @@ func TestHarmonyHeadersRepeat(t *testing.T) {
 		}
 	}
 }
+
+// TestBeamToolHeader streams tool calls to beam, which sends each whole to
+// content: the header as it came, in one piece or many, without the part
+// the prompt began, and the results stay as returned while later headers
+// come.
+func TestBeamToolHeader(t *testing.T) {
+	call := func(header, body string) string {
+		return "<|start|>assistant<|channel|>" + header + "<|message|>" + body + "<|call|>"
+	}
+	out := "<|channel|>analysis<|message|>Plan.<|end|>" +
+		call("commentary to=functions.get_weather <|constrain|>json", `{"city": "Paris"}`) +
+		call("commentary to=functions.lookup", `{"q": 1}`) +
+		call("commentary to=functions.get_weather <|constrain|>json", `{"city": "Rome"}`)
+	content := strings.TrimPrefix(out, "<|channel|>analysis<|message|>Plan.<|end|>")
+	cases := []struct {
+		name               string
+		prompt, out        string
+		reasoning, content string
+	}{
+		{"output", "", out, "Plan.", content},
+		{"header begun in the prompt", "<|start|>user<|message|>Weather?<|end|><|start|>assistant<|channel|>comm",
+			"entary to=functions.f <|constrain|>json<|message|>{}<|call|>" + out,
+			"Plan.", "entary to=functions.f <|constrain|>json<|message|>{}<|call|>" + content},
+	}
+	for _, tc := range cases {
+		for _, n := range []int{1, 4, 9, len(tc.out)} {
+			p, err := reasoning.New("beam", nil, reasoning.WithPrompt(tc.prompt, nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ms []reasoning.Message
+			for i := 0; i < len(tc.out); i += n {
+				ms = append(ms, p.ExtractStreaming(reasoning.Delta{Text: tc.out[i:min(len(tc.out), i+n)]}))
+			}
+			ms = append(ms, p.Finish())
+			var r, c strings.Builder
+			for _, m := range ms { // after the stream: every result as returned
+				r.WriteString(m.Reasoning)
+				c.WriteString(m.Content)
+			}
+			if r.String() != tc.reasoning || c.String() != tc.content {
+				t.Errorf("%s, %d-byte deltas: got reasoning %q, content %q; want %q, %q", tc.name, n, r.String(), c.String(), tc.reasoning, tc.content)
+			}
+		}
+		p, err := reasoning.New("beam", nil, reasoning.WithPrompt(tc.prompt, nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := p.Extract(tc.out); m.Reasoning != tc.reasoning || m.Content != tc.content {
+			t.Errorf("%s: Extract = %+v, want reasoning %q, content %q", tc.name, m, tc.reasoning, tc.content)
+		}
+	}
+}
