@@ -279,7 +279,8 @@ func (g *harmonyGrammar) clone() grammar {
 	return c
 }
 
-// cloneInto leaves out the header g holds, as clone does.
+// cloneInto leaves out the header g holds and the headers it remembers
+// (seen), as clone does.
 func (g *harmonyGrammar) cloneInto(dst grammar) {
 	c := dst.(*harmonyGrammar)
 	header, segs, raw, seen := c.header.ps, c.segs, c.raw, c.seen.emptied()
