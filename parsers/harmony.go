@@ -429,14 +429,12 @@ func (g *harmonyGrammar) open(at int, out emitter) {
 	g.header.reset()
 }
 
-// readHeader parses the header held, the prompt's part (prefix) first,
-// unless the memo has it. A header that came in pieces is joined in raw,
-// and its fields are kept (see keep) so that none points into raw.
+// readHeader parses the header held, the prompt's part (prefix) first. A
+// header that came in pieces is joined in raw, and its fields are kept
+// (see keep) so that none points into raw; the memo (seen) remembers it,
+// and a header it has is not parsed again.
 func (g *harmonyGrammar) readHeader() harmonyHeader {
 	if g.prefix == "" && len(g.header.ps) == 1 { // rare: one piece, a string of its own
-		if h, ok := g.seen.find(g.header.ps[0].s); ok {
-			return h
-		}
 		return parseHarmonyHeader(g.header.ps[0].s)
 	}
 	b := append(g.raw[:0], g.prefix...)
