@@ -228,6 +228,49 @@ type harmonyGrammar struct {
 
 	raw  []byte        // open: the header's text, joined when it came in pieces; the next header's overwrites it
 	kept harmonyHeader // the fields last kept by keep, each its own string
+	seen headerMemo    // the headers read last, by their text
+}
+
+// headerMemo remembers the last few headers read, by their text, so that a
+// model that repeats its headers (every analysis message's, every call of
+// one tool) has each parsed once. A header's fields are strings of their
+// own (see keep), which outlive the memo.
+type headerMemo struct {
+	raw  [4][]byte // the text of each header remembered, in memory of the memo's own, reused
+	h    [4]harmonyHeader
+	n    int // entries filled
+	next int // the entry the next header not found replaces
+}
+
+// find returns the header remembered for raw, a header's text.
+func (m *headerMemo) find(raw string) (harmonyHeader, bool) {
+	for i := range m.n {
+		if string(m.raw[i]) == raw {
+			return m.h[i], true
+		}
+	}
+	return harmonyHeader{}, false
+}
+
+// add remembers h, read from raw, in place of the oldest header when the
+// memo is full.
+func (m *headerMemo) add(raw string, h harmonyHeader) {
+	i := m.next
+	m.raw[i], m.h[i] = append(m.raw[i][:0], raw...), h
+	m.next = (i + 1) % len(m.raw)
+	m.n = max(m.n, i+1)
+}
+
+// emptied returns m with nothing remembered, its memory kept for reuse
+// (see emptied) but where a long header grew it.
+func (m *headerMemo) emptied() headerMemo {
+	var e headerMemo
+	for i, b := range m.raw {
+		if cap(b) <= maxReuse {
+			e.raw[i] = b[:0]
+		}
+	}
+	return e
 }
 
 func (g *harmonyGrammar) clone() grammar {
@@ -236,12 +279,13 @@ func (g *harmonyGrammar) clone() grammar {
 	return c
 }
 
-// cloneInto leaves out the header g holds, as clone does.
+// cloneInto leaves out the header g holds and the headers it remembers
+// (seen), as clone does.
 func (g *harmonyGrammar) cloneInto(dst grammar) {
 	c := dst.(*harmonyGrammar)
-	header, segs, raw := c.header.ps, c.segs, c.raw
+	header, segs, raw, seen := c.header.ps, c.segs, c.raw, c.seen.emptied()
 	*c = *g
-	c.header, c.segs, c.raw = heldText{ps: emptied(header)}, segs, raw
+	c.header, c.segs, c.raw, c.seen = heldText{ps: emptied(header)}, segs, raw, seen
 	if cap(raw) > maxReuse {
 		c.raw = nil
 	}
@@ -387,7 +431,8 @@ func (g *harmonyGrammar) open(at int, out emitter) {
 
 // readHeader parses the header held, the prompt's part (prefix) first. A
 // header that came in pieces is joined in raw, and its fields are kept
-// (see keep) so that none points into raw.
+// (see keep) so that none points into raw; the memo (seen) remembers it,
+// and a header it has is not parsed again.
 func (g *harmonyGrammar) readHeader() harmonyHeader {
 	if g.prefix == "" && len(g.header.ps) == 1 { // rare: one piece, a string of its own
 		return parseHarmonyHeader(g.header.ps[0].s)
@@ -397,10 +442,15 @@ func (g *harmonyGrammar) readHeader() harmonyHeader {
 		b = append(b, p.s...)
 	}
 	g.raw = b
-	h := parseHarmonyHeader(unsafe.String(unsafe.SliceData(b), len(b)))
+	raw := unsafe.String(unsafe.SliceData(b), len(b))
+	if h, ok := g.seen.find(raw); ok {
+		return h
+	}
+	h := parseHarmonyHeader(raw)
 	h.channel = g.keep(h.channel, &g.kept.channel)
 	h.recipient = g.keep(h.recipient, &g.kept.recipient)
 	h.contentType = g.keep(h.contentType, &g.kept.contentType)
+	g.seen.add(raw, h)
 	return h
 }
 

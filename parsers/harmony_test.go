@@ -1,6 +1,7 @@
 package parsers_test
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -267,6 +268,135 @@ func TestHarmonySegmentBody(t *testing.T) {
 		pieces = append(pieces, sg.Segments()...)
 		if diff := cmp.Diff(tc.want, conformance.MergeSegments(pieces)); diff != "" {
 			t.Errorf("%s: segments mismatch (-want +got):\n%s", tc.name, diff)
+		}
+	}
+}
+
+// TestHarmonyHeadersRepeat streams headers that come again, more of them
+// than the grammar remembers (six tools of names as long as one another,
+// each called twice, between analysis and final messages), and headers
+// that differ only where the prompt began them: each message goes where
+// its own header says.
+func TestHarmonyHeadersRepeat(t *testing.T) {
+	seg := func(i int, recipient, body string) reasoning.Segment {
+		return reasoning.Segment{Index: i, Channel: "commentary", Recipient: recipient, ContentType: "json", Text: body, Done: true}
+	}
+	var b strings.Builder
+	var reasoningWant, contentWant strings.Builder
+	var want []reasoning.Segment
+	for round := range 2 {
+		for tool := range 6 {
+			i := len(want)
+			r, body := "functions."+string(rune('a'+tool)), fmt.Sprintf(`{"n": %d}`, i)
+			b.WriteString("<|channel|>analysis<|message|>Plan " + r + ".<|end|>")
+			reasoningWant.WriteString("Plan " + r + ".")
+			b.WriteString("<|start|>assistant<|channel|>commentary to=" + r + " <|constrain|>json<|message|>" + body + "<|call|>")
+			want = append(want, seg(i, r, body))
+			if tool%3 == round {
+				b.WriteString("<|start|>assistant<|channel|>final<|message|>Done " + r + ".<|end|>")
+				contentWant.WriteString("Done " + r + ".")
+			}
+		}
+	}
+	out := b.String()
+	cases := []struct {
+		name               string
+		prompt, out        string
+		reasoning, content string
+		want               []reasoning.Segment
+	}{
+		{"output", "", out, reasoningWant.String(), contentWant.String(), want},
+		// The prompt's "<|start|>assistant<|channel|>final" and the
+		// output's "<|message|>" make a final header; the same text in the
+		// output later is the same header.
+		{"header begun in the prompt", "<|start|>assistant<|channel|>final", "<|message|>Hi.<|end|>" + out + "<|start|>assistant<|channel|>final<|message|>Bye.<|return|>",
+			reasoningWant.String(), "Hi." + contentWant.String() + "Bye.", want},
+		// Here the prompt's part is a role alone: the output's
+		// "<|channel|>final" begins a header of its own, not the one above.
+		{"role in the prompt", "<|start|>assistant", "<|channel|>analysis<|message|>Hm.<|end|><|start|>assistant<|channel|>analysis<|message|>Hm.<|end|>" + out,
+			"Hm.Hm." + reasoningWant.String(), contentWant.String(), want},
+	}
+	for _, tc := range cases {
+		for _, n := range []int{1, 4, 13} {
+			p, err := reasoning.New("openai_gptoss", nil, reasoning.WithPrompt(tc.prompt, nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sg := p.(reasoning.Segmenter)
+			var pieces []reasoning.Segment
+			var r, c strings.Builder
+			for i := 0; i < len(tc.out); i += n {
+				m := p.ExtractStreaming(reasoning.Delta{Text: tc.out[i:min(len(tc.out), i+n)]})
+				r.WriteString(m.Reasoning)
+				c.WriteString(m.Content)
+				pieces = append(pieces, sg.Segments()...)
+			}
+			m := p.Finish()
+			r.WriteString(m.Reasoning)
+			c.WriteString(m.Content)
+			pieces = append(pieces, sg.Segments()...)
+			if r.String() != tc.reasoning || c.String() != tc.content {
+				t.Errorf("%s, %d-byte deltas: got reasoning %q, content %q; want %q, %q", tc.name, n, r.String(), c.String(), tc.reasoning, tc.content)
+			}
+			if diff := cmp.Diff(tc.want, conformance.MergeSegments(pieces)); diff != "" {
+				t.Errorf("%s, %d-byte deltas: segments mismatch (-want +got):\n%s", tc.name, n, diff)
+			}
+			if diff := cmp.Diff(tc.want, sg.ExtractSegments(tc.out)); diff != "" {
+				t.Errorf("%s: ExtractSegments mismatch (-want +got):\n%s", tc.name, diff)
+			}
+		}
+	}
+}
+
+// TestBeamToolHeader streams tool calls to beam, which sends each whole to
+// content: the header as it came, in one piece or many, without the part
+// the prompt began, and the results stay as returned while later headers
+// come.
+func TestBeamToolHeader(t *testing.T) {
+	call := func(header, body string) string {
+		return "<|start|>assistant<|channel|>" + header + "<|message|>" + body + "<|call|>"
+	}
+	out := "<|channel|>analysis<|message|>Plan.<|end|>" +
+		call("commentary to=functions.get_weather <|constrain|>json", `{"city": "Paris"}`) +
+		call("commentary to=functions.lookup", `{"q": 1}`) +
+		call("commentary to=functions.get_weather <|constrain|>json", `{"city": "Rome"}`)
+	content := strings.TrimPrefix(out, "<|channel|>analysis<|message|>Plan.<|end|>")
+	cases := []struct {
+		name               string
+		prompt, out        string
+		reasoning, content string
+	}{
+		{"output", "", out, "Plan.", content},
+		{"header begun in the prompt", "<|start|>user<|message|>Weather?<|end|><|start|>assistant<|channel|>comm",
+			"entary to=functions.f <|constrain|>json<|message|>{}<|call|>" + out,
+			"Plan.", "entary to=functions.f <|constrain|>json<|message|>{}<|call|>" + content},
+	}
+	for _, tc := range cases {
+		for _, n := range []int{1, 4, 9, len(tc.out)} {
+			p, err := reasoning.New("beam", nil, reasoning.WithPrompt(tc.prompt, nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ms []reasoning.Message
+			for i := 0; i < len(tc.out); i += n {
+				ms = append(ms, p.ExtractStreaming(reasoning.Delta{Text: tc.out[i:min(len(tc.out), i+n)]}))
+			}
+			ms = append(ms, p.Finish())
+			var r, c strings.Builder
+			for _, m := range ms { // after the stream: every result as returned
+				r.WriteString(m.Reasoning)
+				c.WriteString(m.Content)
+			}
+			if r.String() != tc.reasoning || c.String() != tc.content {
+				t.Errorf("%s, %d-byte deltas: got reasoning %q, content %q; want %q, %q", tc.name, n, r.String(), c.String(), tc.reasoning, tc.content)
+			}
+		}
+		p, err := reasoning.New("beam", nil, reasoning.WithPrompt(tc.prompt, nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := p.Extract(tc.out); m.Reasoning != tc.reasoning || m.Content != tc.content {
+			t.Errorf("%s: Extract = %+v, want reasoning %q, content %q", tc.name, m, tc.reasoning, tc.content)
 		}
 	}
 }
