@@ -114,6 +114,14 @@ func heldTail(hold uint64, s string) int {
 	return len(s) - n
 }
 
+// wholeFeeder is an optional interface of a grammar with a loop of its own
+// for a whole output (Extract): feedWhole does what d.feed(output,
+// acceptAll, x.emit) does, d running the grammar, with fewer calls per
+// marker.
+type wholeFeeder interface {
+	feedWhole(d *driver, output string, x *gather)
+}
+
 // segmented is an optional interface of a grammar that has segments besides
 // reasoning and content, gathered in the builder it returns: its parser is
 // a reasoning.Segmenter. A parser whose grammar does not implement it is
@@ -175,38 +183,45 @@ func (d *driver) reset(g grammar, markers []string) {
 func (d *driver) feed(text string, accept func(k, at int) bool, out emitter) {
 	d.sc.Feed(text)
 	d.fed += len(text)
-	for {
-		held, before, k := d.sc.Next()
-		if held != "" { // rare: most deltas bring only text of their own
-			d.text(held, out)
-		}
-		if before != "" {
-			d.text(before, out)
-		}
-		if k < 0 {
-			return
-		}
-		mk := d.markers[k]
-		at := d.pos
-		// A marker watched only for its pending ID (extra) is text, and
-		// uses the ID up. IDs may deny a marker that counts: then it is
-		// text too.
-		if d.mask&(1<<k) == 0 {
-			accept(k, at)
-			d.text(mk, out)
-			continue
-		}
-		d.pos += len(mk)
-		if len(d.run) > 0 {
-			d.settle(out)
-		}
-		if !accept(k, at) {
-			d.g.text(mk, at, out)
-		} else {
-			d.g.marker(k, at, out)
-		}
-		d.sync()
+	for d.next(accept, out) {
 	}
+}
+
+// next runs the grammar over the text fed up to the next marker the
+// scanner finds and over that marker, and reports whether there was one:
+// false when the text fed is spent.
+func (d *driver) next(accept func(k, at int) bool, out emitter) bool {
+	held, before, k := d.sc.Next()
+	if held != "" { // rare: most deltas bring only text of their own
+		d.text(held, out)
+	}
+	if before != "" {
+		d.text(before, out)
+	}
+	if k < 0 {
+		return false
+	}
+	mk := d.markers[k]
+	at := d.pos
+	// A marker watched only for its pending ID (extra) is text, and
+	// uses the ID up. IDs may deny a marker that counts: then it is
+	// text too.
+	if d.mask&(1<<k) == 0 {
+		accept(k, at)
+		d.text(mk, out)
+		return true
+	}
+	d.pos += len(mk)
+	if len(d.run) > 0 {
+		d.settle(out)
+	}
+	if !accept(k, at) {
+		d.g.text(mk, at, out)
+	} else {
+		d.g.marker(k, at, out)
+	}
+	d.sync()
+	return true
 }
 
 // finish ends the text: what the scanner holds, then what the grammar does.
@@ -332,8 +347,10 @@ func (d *driver) settle(out emitter) {
 }
 
 // sync tells the scanner which markers count now.
-func (d *driver) sync() {
-	st := d.g.active()
+func (d *driver) sync() { d.use(d.g.active()) }
+
+// use makes st, the grammar's stance, the driver's.
+func (d *driver) use(st stance) {
 	d.mask = st.mask
 	if m := st.mask | d.extra; m != d.sc.Active() {
 		d.sc.SetActive(m)
@@ -704,7 +721,16 @@ func (s *shell) Extract(output string) reasoning.Message {
 		g = s.grammar(false)
 	}
 	s.spare.reset(g, s.spec.markers)
-	m := collectText(&s.spare, output, &s.gather)
+	var m reasoning.Message
+	if w, ok := g.(wholeFeeder); ok {
+		x := &s.gather
+		x.start(output)
+		w.feedWhole(&s.spare, output, x)
+		s.spare.finish(x.emit)
+		m = x.message()
+	} else {
+		m = collectText(&s.spare, output, &s.gather)
+	}
 	s.spare.g = nil
 	// The grammar is made the initial one again now, not at the next call,
 	// so that it holds on to nothing of output in between.
