@@ -183,45 +183,38 @@ func (d *driver) reset(g grammar, markers []string) {
 func (d *driver) feed(text string, accept func(k, at int) bool, out emitter) {
 	d.sc.Feed(text)
 	d.fed += len(text)
-	for d.next(accept, out) {
+	for {
+		held, before, k := d.sc.Next()
+		if held != "" { // rare: most deltas bring only text of their own
+			d.text(held, out)
+		}
+		if before != "" {
+			d.text(before, out)
+		}
+		if k < 0 {
+			return
+		}
+		mk := d.markers[k]
+		at := d.pos
+		// A marker watched only for its pending ID (extra) is text, and
+		// uses the ID up. IDs may deny a marker that counts: then it is
+		// text too.
+		if d.mask&(1<<k) == 0 {
+			accept(k, at)
+			d.text(mk, out)
+			continue
+		}
+		d.pos += len(mk)
+		if len(d.run) > 0 {
+			d.settle(out)
+		}
+		if !accept(k, at) {
+			d.g.text(mk, at, out)
+		} else {
+			d.g.marker(k, at, out)
+		}
+		d.sync()
 	}
-}
-
-// next runs the grammar over the text fed up to the next marker the
-// scanner finds and over that marker, and reports whether there was one:
-// false when the text fed is spent.
-func (d *driver) next(accept func(k, at int) bool, out emitter) bool {
-	held, before, k := d.sc.Next()
-	if held != "" { // rare: most deltas bring only text of their own
-		d.text(held, out)
-	}
-	if before != "" {
-		d.text(before, out)
-	}
-	if k < 0 {
-		return false
-	}
-	mk := d.markers[k]
-	at := d.pos
-	// A marker watched only for its pending ID (extra) is text, and
-	// uses the ID up. IDs may deny a marker that counts: then it is
-	// text too.
-	if d.mask&(1<<k) == 0 {
-		accept(k, at)
-		d.text(mk, out)
-		return true
-	}
-	d.pos += len(mk)
-	if len(d.run) > 0 {
-		d.settle(out)
-	}
-	if !accept(k, at) {
-		d.g.text(mk, at, out)
-	} else {
-		d.g.marker(k, at, out)
-	}
-	d.sync()
-	return true
 }
 
 // finish ends the text: what the scanner holds, then what the grammar does.

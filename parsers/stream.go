@@ -178,10 +178,7 @@ func (x *gather) add(ph phase, s string, at int) {
 	if s == "" {
 		return
 	}
-	i := 0
-	if ph != phaseReasoning {
-		i = 1
-	}
+	i := gatherSection(ph)
 	sec := &x.sec[i]
 	// s is nearly always the output's own bytes at at: equal pointers
 	// say so without a call to compare them.
@@ -194,9 +191,17 @@ func (x *gather) add(ph phase, s string, at int) {
 	*sec = append(*sec, span{len(x.other) - 1, -1})
 }
 
+// gatherSection is the index in gather.sec of section ph's spans.
+func gatherSection(ph phase) int {
+	if ph == phaseReasoning {
+		return 0
+	}
+	return 1
+}
+
 // own takes the n bytes of the output at offset at (n > 0), text of
-// section i (0: reasoning, 1: content), as add does text that is the
-// output's own.
+// section i (see gatherSection), as add does text that is the output's
+// own.
 func (x *gather) own(i, at, n int) {
 	sec := &x.sec[i]
 	x.size[i] += n

@@ -510,45 +510,48 @@ func (g *tagGrammar) marker(k, at int, out emitter) {
 	}
 }
 
-// feedWhole is the driver's feed of a whole output (Extract, where every
-// marker found counts by its text; see wholeFeeder). While the state holds
-// nothing and the family holds no trailing bytes (the stance is direct,
-// with no hold), text goes straight to x and a marker moves the state by
-// the table, as marker does there, without the driver's calls per marker;
-// elsewhere the driver runs the grammar, marker by marker.
+// feedWhole is the driver's feed of a whole output (Extract; see
+// wholeFeeder). Text that would go straight to its section (the stance is
+// direct and the text does not end in a byte it holds) goes to x, and a
+// marker found where the state holds nothing moves the state by the table,
+// as marker does there, and the driver takes the stance of where it leads:
+// none of the driver's calls per marker. Other text and markers go the
+// driver's way. Extract's driver watches no extra markers (IDs beat text
+// only in a stream) and holds no run.
 func (g *tagGrammar) feedWhole(d *driver, output string, x *gather) {
 	d.sc.Feed(output)
 	d.fed += len(output)
 	f, s := g.fam, &g.state
 	key := -1 // s.key() while the loop knows it
 	for {
-		if d.fast < 0 || d.hold != 0 || d.extra != 0 {
-			if !d.next(acceptAll, x.emit) {
-				return
-			}
-			key = -1
-			continue
-		}
 		held, before, k := d.sc.Next()
-		i := 1 // the section text goes to, as gather numbers them
-		if d.fast == int8(phaseReasoning) {
-			i = 0
-		}
 		if held != "" {
-			x.add(phase(d.fast), held, d.pos)
-			d.pos += len(held)
+			d.text(held, x.emit)
+			key = -1
 		}
 		if before != "" {
-			x.own(i, d.pos, len(before))
-			d.pos += len(before)
+			if d.fast >= 0 && !holds(d.hold, before[len(before)-1]) {
+				x.own(gatherSection(phase(d.fast)), d.pos, len(before))
+				d.pos += len(before)
+			} else {
+				d.text(before, x.emit)
+				key = -1
+			}
 		}
 		if k < 0 {
 			return
 		}
+		if d.mask&(1<<k) == 0 { // the text before it moved the stance: text now
+			d.text(f.markers[k], x.emit)
+			key = -1
+			continue
+		}
 		at := d.pos
 		d.pos += len(f.markers[k])
-		if d.mask&(1<<k) == 0 { // a marker that does not count here is text
-			x.own(i, at, len(f.markers[k]))
+		if d.fast < 0 { // the state holds something: the grammar takes the marker
+			g.marker(k, at, x.emit)
+			d.sync()
+			key = -1
 			continue
 		}
 		if key < 0 {
@@ -557,17 +560,17 @@ func (g *tagGrammar) feedWhole(d *driver, output string, x *gather) {
 		kind := f.kinds[k]
 		mv := &f.moves[key][kind]
 		if mv.keep {
-			x.own(1, at, len(f.markers[k]))
+			x.own(gatherSection(phaseContent), at, len(f.markers[k]))
 		}
 		*s = mv.from(*s)
 		if kind == kindDrop && s.phase == phaseContent && f.wrap[0] != "" {
 			g.wrapper(f.markers[k], at, x.emit)
-			d.use(g.active())
+			d.sync()
 			key = -1
 			continue
 		}
 		if !mv.plain {
-			d.use(g.active())
+			d.sync()
 			key = -1
 			continue
 		}
