@@ -114,6 +114,14 @@ func heldTail(hold uint64, s string) int {
 	return len(s) - n
 }
 
+// wholeFeeder is an optional interface of a grammar with a loop of its own
+// for a whole output (Extract): feedWhole does what d.feed(output,
+// acceptAll, x.emit) does, d running the grammar, with fewer calls per
+// marker.
+type wholeFeeder interface {
+	feedWhole(d *driver, output string, x *gather)
+}
+
 // segmented is an optional interface of a grammar that has segments besides
 // reasoning and content, gathered in the builder it returns: its parser is
 // a reasoning.Segmenter. A parser whose grammar does not implement it is
@@ -332,8 +340,10 @@ func (d *driver) settle(out emitter) {
 }
 
 // sync tells the scanner which markers count now.
-func (d *driver) sync() {
-	st := d.g.active()
+func (d *driver) sync() { d.use(d.g.active()) }
+
+// use makes st, the grammar's stance, the driver's.
+func (d *driver) use(st stance) {
 	d.mask = st.mask
 	if m := st.mask | d.extra; m != d.sc.Active() {
 		d.sc.SetActive(m)
@@ -704,7 +714,16 @@ func (s *shell) Extract(output string) reasoning.Message {
 		g = s.grammar(false)
 	}
 	s.spare.reset(g, s.spec.markers)
-	m := collectText(&s.spare, output, &s.gather)
+	var m reasoning.Message
+	if w, ok := g.(wholeFeeder); ok {
+		x := &s.gather
+		x.start(output)
+		w.feedWhole(&s.spare, output, x)
+		s.spare.finish(x.emit)
+		m = x.message()
+	} else {
+		m = collectText(&s.spare, output, &s.gather)
+	}
 	s.spare.g = nil
 	// The grammar is made the initial one again now, not at the next call,
 	// so that it holds on to nothing of output in between.

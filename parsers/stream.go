@@ -178,24 +178,38 @@ func (x *gather) add(ph phase, s string, at int) {
 	if s == "" {
 		return
 	}
-	i := 0
-	if ph != phaseReasoning {
-		i = 1
-	}
+	i := gatherSection(ph)
 	sec := &x.sec[i]
-	x.size[i] += len(s)
 	// s is nearly always the output's own bytes at at: equal pointers
 	// say so without a call to compare them.
 	if end := at + len(s); at >= 0 && end <= len(x.output) && (unsafe.StringData(s) == unsafe.StringData(x.output[at:end]) || s == x.output[at:end]) {
-		if n := len(*sec); n > 0 && (*sec)[n-1].n >= 0 && (*sec)[n-1].at+(*sec)[n-1].n == at {
-			(*sec)[n-1].n += len(s)
-			return
-		}
-		*sec = append(*sec, span{at, len(s)})
+		x.own(i, at, len(s))
 		return
 	}
+	x.size[i] += len(s)
 	x.other = append(x.other, s)
 	*sec = append(*sec, span{len(x.other) - 1, -1})
+}
+
+// gatherSection is the index in gather.sec of section ph's spans.
+func gatherSection(ph phase) int {
+	if ph == phaseReasoning {
+		return 0
+	}
+	return 1
+}
+
+// own takes the n bytes of the output at offset at (n > 0), text of
+// section i (see gatherSection), as add does text that is the output's
+// own.
+func (x *gather) own(i, at, n int) {
+	sec := &x.sec[i]
+	x.size[i] += n
+	if k := len(*sec); k > 0 && (*sec)[k-1].n >= 0 && (*sec)[k-1].at+(*sec)[k-1].n == at {
+		(*sec)[k-1].n += n
+		return
+	}
+	*sec = append(*sec, span{at, n})
 }
 
 // message returns the gathered sections and empties x.

@@ -179,6 +179,7 @@ type tagFamily struct {
 	bits    [kinds]uint64           // by kind: the markers of that kind, as a mask
 	act     [structures]uint64      // by structure: the markers that count there
 	moves   [structures][kinds]move // by structure and kind: what a marker does there
+	stances [structures]stance      // by structure: the grammar's stance in a state of it that holds nothing
 	shell   machineSpec             // what the shell needs: the markers, and the closer for EndIDs
 }
 
@@ -222,6 +223,13 @@ func (s tagState) key() uint8 {
 	return uint8(s.phase) | bit(s.opened)<<1 | bit(s.seen)<<2 | bit(s.begun)<<3 | bit(s.inTool)<<4
 }
 
+// holding reports whether s holds something back or drops text as it
+// comes: the start of a section (trimming, labeling, leading, gap,
+// wrapped) or the tail of a tail marker (inTail).
+func (s *tagState) holding() bool {
+	return s.trimming || s.labeling || s.inTail || s.gap || s.wrapped || s.leading
+}
+
 // bit is 1 for true.
 func bit(b bool) uint8 {
 	if b {
@@ -244,7 +252,9 @@ type move struct {
 	to     tagState
 	fresh  bool
 	keep   bool
-	untrim bool // not fresh: the marker ends a leading trim (trimming)
+	untrim bool  // not fresh: the marker ends a leading trim (trimming)
+	key    uint8 // the structure of to
+	plain  bool  // from a state that holds nothing, the state it leads to holds nothing either
 }
 
 // compile fills the family's table from the rules its spec sets.
@@ -253,9 +263,39 @@ func (f *tagFamily) compile() {
 		s := fromKey(k)
 		f.act[k] = f.rules(s)
 		for kind := range kinds {
-			f.moves[k][kind] = f.rule(s, kind)
+			mv := f.rule(s, kind)
+			mv.key = mv.to.key()
+			mv.plain = !mv.to.inTail && (!mv.fresh || !mv.to.holding())
+			f.moves[k][kind] = mv
+		}
+		f.stances[k] = f.stance(s)
+	}
+}
+
+// stance is the grammar's stance in state s, which holds nothing: text
+// goes straight to its section once the output has begun, the trailing
+// whitespace the family drops held back.
+func (f *tagFamily) stance(s tagState) stance {
+	st := stance{mask: f.act[s.key()], direct: -1}
+	if !s.begun {
+		st.moves = true // text now may change what counts
+		return st
+	}
+	switch s.phase {
+	case phaseContent:
+		st.direct = int8(phaseContent)
+		if f.trimContentEnd {
+			st.hold = spaceSet
+		}
+	case phaseReasoning:
+		st.direct = int8(phaseReasoning)
+		if f.trimReasoning {
+			st.hold = spaceSet
+		} else if f.trimNewline {
+			st.hold = 1 << '\n'
 		}
 	}
+	return st
 }
 
 // active returns the markers that mean something in state s.
@@ -265,16 +305,21 @@ func (f *tagFamily) active(s tagState) uint64 { return f.act[s.key()] }
 // marker's text is content (a tool-call opener) rather than dropped.
 func (f *tagFamily) step(s tagState, k int) (next tagState, keep bool) {
 	mv := &f.moves[s.key()][f.kinds[k]]
+	return mv.from(s), mv.keep
+}
+
+// from is the state mv leads to from s.
+func (mv *move) from(s tagState) tagState {
 	if mv.fresh {
-		return mv.to, mv.keep
+		return mv.to
 	}
-	next = s
+	next := s
 	next.phase, next.opened, next.seen, next.begun, next.inTool, next.inTail =
 		mv.to.phase, mv.to.opened, mv.to.seen, mv.to.begun, mv.to.inTool, mv.to.inTail
 	// A marker that leaves the state as it was ends the leading trim: the
 	// text after a dropped wrapper (ERNIE's <response>) is kept verbatim.
 	next.trimming = next.trimming && !mv.untrim
-	return next, mv.keep
+	return next
 }
 
 // rules are the markers that count in structure s, as the spec says.
@@ -394,26 +439,11 @@ func (g *tagGrammar) reset(f *tagFamily, s tagState) {
 
 func (g *tagGrammar) active() stance {
 	s := &g.state
-	st := stance{mask: g.fam.act[s.key()], direct: -1}
-	// Whitespace held at the end of a section moves the stance: the next
-	// text releases it.
-	st.moves = !s.begun || s.trimming || s.labeling || s.inTail || s.gap || s.wrapped || s.leading || len(g.ws.ws) > 0 || len(g.cws.ws) > 0
-	if st.moves {
-		return st
-	}
-	switch f := g.fam; s.phase {
-	case phaseContent:
-		st.direct = int8(phaseContent)
-		if f.trimContentEnd {
-			st.hold = spaceSet
-		}
-	case phaseReasoning:
-		st.direct = int8(phaseReasoning)
-		if f.trimReasoning {
-			st.hold = spaceSet
-		} else if f.trimNewline {
-			st.hold = 1 << '\n'
-		}
+	st := g.fam.stances[s.key()]
+	// Text held at the start or end of a section moves the stance: the
+	// next text releases it.
+	if s.holding() || len(g.ws.ws) > 0 || len(g.cws.ws) > 0 {
+		st.moves, st.direct, st.hold = true, -1, 0
 	}
 	return st
 }
@@ -449,31 +479,103 @@ func (g *tagGrammar) releaseLead(out emitter) {
 }
 
 func (g *tagGrammar) marker(k, at int, out emitter) {
-	if g.state.leading {
-		if g.fam.kinds[k] == kindOpen { // the opener: the whitespace before it goes
-			g.state.leading = false
+	s := &g.state
+	kind := g.fam.kinds[k]
+	if s.leading {
+		if kind == kindOpen { // the opener: the whitespace before it goes
+			s.leading = false
 			g.lead.reset()
 		} else {
 			g.releaseLead(out)
 		}
 	}
-	if g.state.labeling && g.state.phase == phaseContent {
+	if s.labeling && s.phase == phaseContent {
 		g.releaseLabel(out) // a marker before the whole label: the start was content
 	}
-	next, keep := g.fam.step(g.state, k)
-	if next.phase != g.state.phase || next.labeling {
+	mv := &g.fam.moves[s.key()][kind]
+	next := mv.from(*s)
+	if s.labeling && (next.phase != s.phase || next.labeling) {
 		g.settleLabel(out) // the block ends, or another begins
 	}
-	if next.phase != g.state.phase {
+	if next.phase != s.phase {
 		g.ws.drop() // reasoning ended: its trailing whitespace goes
 	}
-	if keep {
+	if mv.keep {
 		g.cws.release(phaseContent, out) // content follows the held whitespace
 		out(phaseContent, g.fam.markers[k], at)
 	}
-	g.state = next
-	if g.fam.kinds[k] == kindDrop && g.state.phase == phaseContent && g.fam.wrap[0] != "" {
+	*s = next
+	if kind == kindDrop && s.phase == phaseContent && g.fam.wrap[0] != "" {
 		g.wrapper(g.fam.markers[k], at, out)
+	}
+}
+
+// feedWhole is the driver's feed of a whole output (Extract; see
+// wholeFeeder). Text that would go straight to its section (the stance is
+// direct and the text does not end in a byte it holds) goes to x, and a
+// marker found where the state holds nothing moves the state by the table,
+// as marker does there, and the driver takes the stance of where it leads:
+// none of the driver's calls per marker. Other text and markers go the
+// driver's way. Extract's driver watches no extra markers (IDs beat text
+// only in a stream) and holds no run.
+func (g *tagGrammar) feedWhole(d *driver, output string, x *gather) {
+	d.sc.Feed(output)
+	d.fed += len(output)
+	f, s := g.fam, &g.state
+	key := -1 // s.key() while the loop knows it
+	for {
+		held, before, k := d.sc.Next()
+		if held != "" {
+			d.text(held, x.emit)
+			key = -1
+		}
+		if before != "" {
+			if d.fast >= 0 && !holds(d.hold, before[len(before)-1]) {
+				x.own(gatherSection(phase(d.fast)), d.pos, len(before))
+				d.pos += len(before)
+			} else {
+				d.text(before, x.emit)
+				key = -1
+			}
+		}
+		if k < 0 {
+			return
+		}
+		if d.mask&(1<<k) == 0 { // the text before it moved the stance: text now
+			d.text(f.markers[k], x.emit)
+			key = -1
+			continue
+		}
+		at := d.pos
+		d.pos += len(f.markers[k])
+		if d.fast < 0 { // the state holds something: the grammar takes the marker
+			g.marker(k, at, x.emit)
+			d.sync()
+			key = -1
+			continue
+		}
+		if key < 0 {
+			key = int(s.key())
+		}
+		kind := f.kinds[k]
+		mv := &f.moves[key][kind]
+		if mv.keep {
+			x.own(gatherSection(phaseContent), at, len(f.markers[k]))
+		}
+		*s = mv.from(*s)
+		if kind == kindDrop && s.phase == phaseContent && f.wrap[0] != "" {
+			g.wrapper(f.markers[k], at, x.emit)
+			d.sync()
+			key = -1
+			continue
+		}
+		if !mv.plain {
+			d.sync()
+			key = -1
+			continue
+		}
+		key = int(mv.key)
+		d.use(f.stances[key])
 	}
 }
 
