@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math/bits"
 	"strings"
-	"unsafe"
 
 	"github.com/reasoning-go/reasoning/internal/work"
 )
@@ -86,20 +85,22 @@ type Scanner struct {
 	setNext int    // the entry of sets the next new set replaces
 	all     uint64 // every marker
 
-	slab *Slab // copies out held text (see hbuf); nil: one of its own, made when needed
+	slab *Slab // joins held text with a delta in Flush; nil: one of its own, made when needed
 
-	// hbuf holds the held text once a partial marker grows across deltas
-	// (own), so that each delta's bytes are copied there rather than
-	// joined anew with what was held; held text that turns out to be text
-	// is copied out to slab when returned, as hbuf is written again.
-	hbuf []byte
-	own  bool // held is in hbuf
+	// cand is the set of active markers of which held is a proper prefix,
+	// valid while candOf is the active set (0: not known). The next delta
+	// then needs only the candidates tried at one offset, and held, equal
+	// to a prefix of each of them, grows across deltas as a prefix of the
+	// first one's string: no copy of the delta's bytes, and held text that
+	// turns out to be text stays valid as it was returned.
+	cand   uint64
+	candOf uint64
 }
 
 // Reset makes s watch markers (which must pass Check and are not copied),
 // all of them active, with nothing held.
 func (s *Scanner) Reset(markers []string) {
-	*s = Scanner{markers: markers, slab: s.slab, hbuf: s.hbuf, all: 1<<len(markers) - 1}
+	*s = Scanner{markers: markers, slab: s.slab, all: 1<<len(markers) - 1}
 	s.use(s.derive(s.all)) // not remembered: a Scanner reset for a few tokens pays nothing for sets
 }
 
@@ -289,33 +290,44 @@ func (s *Scanner) Held() string { return s.held }
 func (s *Scanner) Next() (held, text string, m int) {
 	if h := s.held; h != "" {
 		work.Add(len(h))
+		i := 0
+		if s.cand != 0 && s.candOf == s.active { // the common held text: a marker's beginning
+			k, more := s.extend(h, s.delta[s.cur:])
+			switch {
+			case k >= 0:
+				s.held, s.cand = "", 0
+				s.cur += len(s.markers[k]) - len(h)
+				return "", "", k
+			case more != 0: // still a beginning: keep waiting
+				s.hold(more, len(h)+len(s.delta)-s.cur)
+				s.cur = len(s.delta)
+				return "", "", -1
+			}
+			i = 1 // no marker starts at h[0]
+		}
 		first := s.table()
-		for i := 0; i < len(h); i++ {
+		for ; i < len(h); i++ {
 			if !first[h[i]] {
 				continue
 			}
-			k, full := s.matchAcross(h[i:], s.delta[s.cur:])
+			k, more := s.matchAcross(h[i:], s.delta[s.cur:])
+			if more != 0 { // h[i:]+rest is a proper prefix of these: keep waiting
+				s.hold(more, len(h)-i+len(s.delta)-s.cur)
+				s.cur = len(s.delta)
+				return h[:i], "", -1
+			}
 			if k < 0 {
 				continue
 			}
-			mk := s.markers[k]
-			if !full { // h[i:]+rest is a proper prefix of mk: keep waiting
-				before := s.out(h[:i]) // before hbuf is written
-				s.grow(h[i:], s.delta[s.cur:])
-				s.cur = len(s.delta)
-				return before, "", -1
-			}
-			before := s.out(h[:i])
-			if n := len(h) - i; len(mk) <= n { // a marker inside what is held
-				s.held = h[i+len(mk):]
+			if n := len(h) - i; len(s.markers[k]) <= n { // a marker inside what is held
+				s.held, s.cand = h[i+len(s.markers[k]):], 0
 			} else {
-				s.held, s.own = "", false
-				s.cur += len(mk) - n
+				s.held, s.cand = "", 0
+				s.cur += len(s.markers[k]) - n
 			}
-			return before, "", k
+			return h[:i], "", k
 		}
-		held, s.held = s.out(h), ""
-		s.own = false
+		held, s.held, s.cand = h, "", 0
 	}
 	rest := s.delta[s.cur:]
 	if s.noneStarts(rest) { // the common delta: nothing to look for
@@ -326,45 +338,42 @@ func (s *Scanner) Next() (held, text string, m int) {
 		s.cur += pos + len(s.markers[k])
 		return held, rest[:pos], k
 	}
-	cut := len(rest) - s.partial(rest)
-	s.held, s.own, s.cur = rest[cut:], false, len(s.delta)
+	n, cand := s.partial(rest)
+	cut := len(rest) - n
+	s.held, s.cand, s.candOf, s.cur = rest[cut:], cand, s.active, len(s.delta)
 	return held, rest[:cut], -1
 }
 
-// grow makes a+b the held text, in hbuf: a is what stays held (it may be
-// in hbuf already), b the rest of the delta.
-func (s *Scanner) grow(a, b string) {
-	n := len(a) + len(b)
-	if cap(s.hbuf) < n {
-		s.hbuf = make([]byte, 0, max(n, s.longest, 32))
-	}
-	buf := s.hbuf[:n]
-	copy(buf, a) // a memmove: a may start further on in hbuf
-	copy(buf[len(a):], b)
-	s.held, s.own = unsafe.String(&buf[0], n), true
+// hold makes the first n bytes of the markers in cand, of which they are a
+// proper prefix, the held text.
+func (s *Scanner) hold(cand uint64, n int) {
+	s.held = s.markers[bits.TrailingZeros64(cand)][:n]
+	s.cand, s.candOf = cand, s.active
 }
 
-// out returns h, held text, for the caller to keep: a copy in slab when h
-// is in hbuf.
-func (s *Scanner) out(h string) string {
-	if !s.own || h == "" {
-		return h
+// extend returns the marker of cand that h+b begins with, whole, or -1 and
+// those of which h+b is still a proper prefix; h, held text, is a proper
+// prefix of every marker in cand.
+func (s *Scanner) extend(h, b string) (k int, more uint64) {
+	for m := s.cand; m != 0; m &= m - 1 {
+		k := bits.TrailingZeros64(m)
+		tail := s.markers[k][len(h):]
+		work.Add(len(tail))
+		if len(tail) <= len(b) {
+			if b[:len(tail)] == tail {
+				return k, 0 // markers are not inside one another: no other begins h+b
+			}
+		} else if tail[:len(b)] == b {
+			more |= 1 << k
+		}
 	}
-	if s.slab == nil {
-		s.slab = new(Slab)
-	}
-	return s.slab.Copy(h)
+	return -1, more
 }
 
 // Flush ends the input and returns the text held back.
 func (s *Scanner) Flush() string {
-	var h string
-	if rest := s.delta[s.cur:]; rest == "" {
-		h = s.out(s.held)
-	} else {
-		h = s.join(s.held, rest)
-	}
-	s.held, s.own, s.delta, s.cur = "", false, "", 0
+	h := s.join(s.held, s.delta[s.cur:])
+	s.held, s.cand, s.delta, s.cur = "", 0, "", 0
 	return h
 }
 
@@ -391,10 +400,10 @@ func (s *Scanner) noneStarts(t string) bool {
 }
 
 // matchAcross looks for an active marker that starts at the beginning of
-// a+b. It returns the marker and whether it is complete there; k is -1 when
-// none starts there. When only a prefix of the marker is present, that
-// prefix is all of a+b.
-func (s *Scanner) matchAcross(a, b string) (k int, full bool) {
+// a+b. It returns the marker when one is complete there, else -1 and the
+// markers of which a+b is a proper prefix (none when no marker starts
+// there). Both cannot be: markers are not inside one another.
+func (s *Scanner) matchAcross(a, b string) (k int, more uint64) {
 	for i, mk := range s.markers {
 		if s.active&(1<<i) == 0 || mk[0] != a[0] {
 			continue
@@ -403,19 +412,19 @@ func (s *Scanner) matchAcross(a, b string) (k int, full bool) {
 		switch {
 		case len(mk) <= len(a):
 			if strings.HasPrefix(a, mk) {
-				return i, true
+				return i, 0
 			}
 		case strings.HasPrefix(mk, a):
 			tail := mk[len(a):]
 			if strings.HasPrefix(b, tail) {
-				return i, true
+				return i, 0
 			}
 			if strings.HasPrefix(tail, b) {
-				return i, false
+				more |= 1 << i
 			}
 		}
 	}
-	return -1, false
+	return -1, more
 }
 
 // index returns the position in rest, what remains of the delta after
@@ -523,8 +532,8 @@ func (s *Scanner) indexEach(from int) (pos, k int) {
 }
 
 // partial returns the length of the longest suffix of t that is a proper
-// prefix of an active marker.
-func (s *Scanner) partial(t string) int {
+// prefix of an active marker, and the active markers it is a prefix of.
+func (s *Scanner) partial(t string) (n int, cand uint64) {
 	work.Add(min(len(t), s.longest))
 	first := s.table()
 	for i := max(0, len(t)-s.longest+1); i < len(t); i++ {
@@ -532,11 +541,15 @@ func (s *Scanner) partial(t string) int {
 			continue
 		}
 		suffix := t[i:]
-		for j, mk := range s.markers {
-			if s.active&(1<<j) != 0 && len(suffix) < len(mk) && strings.HasPrefix(mk, suffix) {
-				return len(suffix)
+		for m := s.active; m != 0; m &= m - 1 {
+			j := bits.TrailingZeros64(m)
+			if mk := s.markers[j]; len(suffix) < len(mk) && strings.HasPrefix(mk, suffix) {
+				cand |= 1 << j
 			}
 		}
+		if cand != 0 {
+			return len(suffix), cand
+		}
 	}
-	return 0
+	return 0, 0
 }
