@@ -63,6 +63,7 @@ type Scanner struct {
 	only    int    // the one first byte all active markers share, else -1
 	lead    string // the longest prefix all active markers share ("" when none)
 	longest int    // length of the longest active marker
+	short   int    // length of the shortest active marker
 	held    string // proper prefix of an active marker, carried from earlier deltas
 	delta   string // the current delta
 	cur     int    // offset in delta of what Next has not reached yet
@@ -129,13 +130,13 @@ func (s *Scanner) SetActive(mask uint64) {
 	if e.mask != mask {
 		e = *s.set(mask)
 	}
-	s.prev = activeSet{s.active, s.lead, s.longest}
+	s.prev = activeSet{s.active, s.lead, s.longest, s.short}
 	s.use(e)
 }
 
 // use makes e the active set.
 func (s *Scanner) use(e activeSet) {
-	s.active, s.lead, s.longest = e.mask, e.lead, e.longest
+	s.active, s.lead, s.longest, s.short = e.mask, e.lead, e.longest, e.short
 	s.only = -1
 	if s.lead != "" {
 		s.only = int(s.lead[0])
@@ -147,6 +148,7 @@ type activeSet struct {
 	mask    uint64 // the set
 	lead    string // the longest prefix its markers share ("" when none)
 	longest int    // the length of its longest marker
+	short   int    // the length of its shortest marker
 }
 
 // set returns what SetActive derives from mask: remembered (sets), or
@@ -169,11 +171,11 @@ func (s *Scanner) derive(mask uint64) activeSet {
 	for m := mask; m != 0; m &= m - 1 {
 		mk := s.markers[bits.TrailingZeros64(m)]
 		if e.longest == 0 {
-			e.lead = mk
+			e.lead, e.short = mk, len(mk)
 		} else {
 			e.lead = e.lead[:commonPrefix(e.lead, mk)]
 		}
-		e.longest = max(e.longest, len(mk))
+		e.longest, e.short = max(e.longest, len(mk)), min(e.short, len(mk))
 	}
 	return e
 }
@@ -334,7 +336,8 @@ func (s *Scanner) Next() (held, text string, m int) {
 		s.cur = len(s.delta)
 		return held, rest, -1
 	}
-	if pos, k := s.index(rest); k >= 0 {
+	if len(rest) < s.short { // a delta shorter than any marker: only its end may start one
+	} else if pos, k := s.index(rest); k >= 0 {
 		s.cur += pos + len(s.markers[k])
 		return held, rest[:pos], k
 	}
@@ -541,10 +544,22 @@ func (s *Scanner) partial(t string) (n int, cand uint64) {
 			continue
 		}
 		suffix := t[i:]
-		for m := s.active; m != 0; m &= m - 1 {
-			j := bits.TrailingZeros64(m)
-			if mk := s.markers[j]; len(suffix) < len(mk) && strings.HasPrefix(mk, suffix) {
-				cand |= 1 << j
+		// Every active marker begins with lead: a suffix no longer than
+		// what it shares with lead is a proper prefix of those longer
+		// than it, and one that parts from lead of none.
+		p := commonPrefix(suffix, s.lead)
+		if p == len(suffix) {
+			for m := s.active; m != 0; m &= m - 1 {
+				if j := bits.TrailingZeros64(m); len(s.markers[j]) > p {
+					cand |= 1 << j
+				}
+			}
+		} else if p == len(s.lead) {
+			for m := s.active; m != 0; m &= m - 1 {
+				j := bits.TrailingZeros64(m)
+				if mk := s.markers[j]; len(suffix) < len(mk) && mk[p] == suffix[p] && mk[:len(suffix)] == suffix {
+					cand |= 1 << j
+				}
 			}
 		}
 		if cand != 0 {
