@@ -60,10 +60,10 @@ type Scanner struct {
 	// k+1 for marker k when it is the only one, manyFirst when several
 	// do, 0 when none. table brings it up to date with first.
 	firstK  [256]uint8
+	short   int    // the length of the shortest active marker, with first
 	only    int    // the one first byte all active markers share, else -1
 	lead    string // the longest prefix all active markers share ("" when none)
 	longest int    // length of the longest active marker
-	short   int    // length of the shortest active marker
 	held    string // proper prefix of an active marker, carried from earlier deltas
 	delta   string // the current delta
 	cur     int    // offset in delta of what Next has not reached yet
@@ -130,13 +130,13 @@ func (s *Scanner) SetActive(mask uint64) {
 	if e.mask != mask {
 		e = *s.set(mask)
 	}
-	s.prev = activeSet{s.active, s.lead, s.longest, s.short}
+	s.prev = activeSet{s.active, s.lead, s.longest}
 	s.use(e)
 }
 
 // use makes e the active set.
 func (s *Scanner) use(e activeSet) {
-	s.active, s.lead, s.longest, s.short = e.mask, e.lead, e.longest, e.short
+	s.active, s.lead, s.longest = e.mask, e.lead, e.longest
 	s.only = -1
 	if s.lead != "" {
 		s.only = int(s.lead[0])
@@ -148,7 +148,6 @@ type activeSet struct {
 	mask    uint64 // the set
 	lead    string // the longest prefix its markers share ("" when none)
 	longest int    // the length of its longest marker
-	short   int    // the length of its shortest marker
 }
 
 // set returns what SetActive derives from mask: remembered (sets), or
@@ -171,11 +170,11 @@ func (s *Scanner) derive(mask uint64) activeSet {
 	for m := mask; m != 0; m &= m - 1 {
 		mk := s.markers[bits.TrailingZeros64(m)]
 		if e.longest == 0 {
-			e.lead, e.short = mk, len(mk)
+			e.lead = mk
 		} else {
 			e.lead = e.lead[:commonPrefix(e.lead, mk)]
 		}
-		e.longest, e.short = max(e.longest, len(mk)), min(e.short, len(mk))
+		e.longest = max(e.longest, len(mk))
 	}
 	return e
 }
@@ -197,14 +196,18 @@ func (s *Scanner) table() *[256]bool {
 	return &s.first
 }
 
-// fillTable brings first and firstK up to the active set.
+// fillTable brings first, firstK and short up to the active set.
 func (s *Scanner) fillTable() {
 	for m := s.firstOf; m != 0; m &= m - 1 { // the first bytes set so far, and no others
 		c := s.markers[bits.TrailingZeros64(m)][0]
 		s.first[c], s.firstK[c] = false, 0
 	}
+	s.short = 0
 	for m := s.active; m != 0; m &= m - 1 {
 		k := bits.TrailingZeros64(m)
+		if n := len(s.markers[k]); s.short == 0 || n < s.short {
+			s.short = n
+		}
 		c := s.markers[k][0]
 		s.first[c] = true
 		if s.firstK[c] == 0 {
@@ -214,6 +217,14 @@ func (s *Scanner) fillTable() {
 		}
 	}
 	s.firstOf = s.active
+}
+
+// shortest returns the length of the shortest active marker.
+func (s *Scanner) shortest() int {
+	if s.firstOf != s.active {
+		s.fillTable()
+	}
+	return s.short
 }
 
 // manyFirst in Scanner.firstK: several active markers begin with the byte.
@@ -336,7 +347,7 @@ func (s *Scanner) Next() (held, text string, m int) {
 		s.cur = len(s.delta)
 		return held, rest, -1
 	}
-	if len(rest) < s.short { // a delta shorter than any marker: only its end may start one
+	if len(rest) <= 32 && len(rest) < s.shortest() { // a delta shorter than any marker: only its end may start one
 	} else if pos, k := s.index(rest); k >= 0 {
 		s.cur += pos + len(s.markers[k])
 		return held, rest[:pos], k
