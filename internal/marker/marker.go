@@ -41,8 +41,9 @@ func Check(markers []string) error {
 // Between deltas a Scanner holds at most the longest active marker's length
 // minus one bytes: a tail of the text that is a proper prefix of an active
 // marker. Every other byte is returned by the Next call that reaches it, as a
-// substring of the text fed (held bytes are returned as they were kept), and
-// Flush returns what is held at the end. Feeding text and collecting every
+// substring of the text fed (held bytes that came in several deltas, as the
+// same bytes of a marker's string), and Flush returns what is held at the
+// end. Feeding text and collecting every
 // piece Next and Flush return, markers included, gives the input back byte
 // for byte. Work per delta is linear in its length times the number of
 // active markers.
@@ -60,10 +61,10 @@ type Scanner struct {
 	// k+1 for marker k when it is the only one, manyFirst when several
 	// do, 0 when none. table brings it up to date with first.
 	firstK  [256]uint8
-	short   int    // the length of the shortest active marker, with first
 	only    int    // the one first byte all active markers share, else -1
 	lead    string // the longest prefix all active markers share ("" when none)
 	longest int    // length of the longest active marker
+	short   int    // length of the shortest active marker
 	held    string // proper prefix of an active marker, carried from earlier deltas
 	delta   string // the current delta
 	cur     int    // offset in delta of what Next has not reached yet
@@ -130,13 +131,13 @@ func (s *Scanner) SetActive(mask uint64) {
 	if e.mask != mask {
 		e = *s.set(mask)
 	}
-	s.prev = activeSet{s.active, s.lead, s.longest}
+	s.prev = activeSet{s.active, s.lead, int32(s.longest), int32(s.short)}
 	s.use(e)
 }
 
 // use makes e the active set.
 func (s *Scanner) use(e activeSet) {
-	s.active, s.lead, s.longest = e.mask, e.lead, e.longest
+	s.active, s.lead, s.longest, s.short = e.mask, e.lead, int(e.longest), int(e.short)
 	s.only = -1
 	if s.lead != "" {
 		s.only = int(s.lead[0])
@@ -145,9 +146,11 @@ func (s *Scanner) use(e activeSet) {
 
 // An activeSet is what SetActive derives from a set of markers.
 type activeSet struct {
-	mask    uint64 // the set
-	lead    string // the longest prefix its markers share ("" when none)
-	longest int    // the length of its longest marker
+	mask uint64 // the set
+	lead string // the longest prefix its markers share ("" when none)
+	// the lengths of its longest and shortest markers, 32 bits each so
+	// that a set is four words: SetActive copies two at every marker
+	longest, short int32
 }
 
 // set returns what SetActive derives from mask: remembered (sets), or
@@ -170,11 +173,11 @@ func (s *Scanner) derive(mask uint64) activeSet {
 	for m := mask; m != 0; m &= m - 1 {
 		mk := s.markers[bits.TrailingZeros64(m)]
 		if e.longest == 0 {
-			e.lead = mk
+			e.lead, e.short = mk, int32(len(mk))
 		} else {
 			e.lead = e.lead[:commonPrefix(e.lead, mk)]
 		}
-		e.longest = max(e.longest, len(mk))
+		e.longest, e.short = max(e.longest, int32(len(mk))), min(e.short, int32(len(mk)))
 	}
 	return e
 }
@@ -196,18 +199,14 @@ func (s *Scanner) table() *[256]bool {
 	return &s.first
 }
 
-// fillTable brings first, firstK and short up to the active set.
+// fillTable brings first and firstK up to the active set.
 func (s *Scanner) fillTable() {
 	for m := s.firstOf; m != 0; m &= m - 1 { // the first bytes set so far, and no others
 		c := s.markers[bits.TrailingZeros64(m)][0]
 		s.first[c], s.firstK[c] = false, 0
 	}
-	s.short = 0
 	for m := s.active; m != 0; m &= m - 1 {
 		k := bits.TrailingZeros64(m)
-		if n := len(s.markers[k]); s.short == 0 || n < s.short {
-			s.short = n
-		}
 		c := s.markers[k][0]
 		s.first[c] = true
 		if s.firstK[c] == 0 {
@@ -217,14 +216,6 @@ func (s *Scanner) fillTable() {
 		}
 	}
 	s.firstOf = s.active
-}
-
-// shortest returns the length of the shortest active marker.
-func (s *Scanner) shortest() int {
-	if s.firstOf != s.active {
-		s.fillTable()
-	}
-	return s.short
 }
 
 // manyFirst in Scanner.firstK: several active markers begin with the byte.
@@ -240,7 +231,8 @@ func (s *Scanner) Feed(delta string) { s.delta, s.cur, s.known = delta, 0, 0 }
 // Quiet reports whether Next would return all of t, fed next, as text of
 // its own: nothing is held and no active marker starts in t, whole or cut
 // short by its end. A caller may then take t as text without feeding it;
-// the Scanner is as Next would leave it.
+// the Scanner is as Next would leave it. Quiet may report false for such
+// a t (where the markers' shared prefix is in it), never true for another.
 func (s *Scanner) Quiet(t string) bool {
 	if s.held != "" {
 		return false
@@ -356,7 +348,7 @@ func (s *Scanner) Next() (held, text string, m int) {
 		s.cur = len(s.delta)
 		return held, rest, -1
 	}
-	if len(rest) <= 32 && len(rest) < s.shortest() { // a delta shorter than any marker: only its end may start one
+	if len(rest) < s.short { // a delta shorter than any marker: only its end may start one
 	} else if pos, k := s.index(rest); k >= 0 {
 		s.cur += pos + len(s.markers[k])
 		return held, rest[:pos], k
