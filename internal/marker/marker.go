@@ -239,24 +239,15 @@ func (s *Scanner) Quiet(t string) bool {
 	}
 	if s.only >= 0 { // noneStarts' common case, without its call
 		work.Add(len(t))
-		i := strings.IndexByte(t, byte(s.only))
-		switch {
-		case i < 0:
-			return true
-		case len(s.lead) > 1 && i+1 < len(t) && t[i+1] == s.lead[1]:
-			return false // most likely a marker
-		}
-		// The byte comes in text too ("a<b"): t is quiet where no
-		// marker starts at it or further on.
-		return s.noneIn(t[i:])
+		return strings.IndexByte(t, byte(s.only)) < 0
 	}
 	return s.noneIn(t)
 }
 
 // noneIn reports whether no active marker starts in t, whole or cut short
 // by its end: Quiet where the active markers begin with different bytes,
-// one of which may be common in text (Muse's "to="), or with one byte that
-// t has ("a<b"). False for a long t, which Next searches once.
+// one of which may be common in text (Muse's "to="). False for a long t,
+// which Next searches once.
 func (s *Scanner) noneIn(t string) bool {
 	work.Add(len(t))
 	switch {
