@@ -551,7 +551,9 @@ func (s *Scanner) partial(t string) (n int, cand uint64) {
 		// what it shares with lead is a proper prefix of those longer
 		// than it, and one that parts from lead of none.
 		p := commonPrefix(suffix, s.lead)
-		if p == len(suffix) {
+		if p == len(suffix) && p < len(s.lead) { // all are longer than lead
+			return p, s.active
+		} else if p == len(suffix) {
 			for m := s.active; m != 0; m &= m - 1 {
 				if j := bits.TrailingZeros64(m); len(s.markers[j]) > p {
 					cand |= 1 << j
