@@ -365,11 +365,17 @@ func (s *Scanner) extend(h, b string) (k int, more uint64) {
 		k := bits.TrailingZeros64(m)
 		tail := s.markers[k][len(h):]
 		work.Add(len(tail))
-		if len(tail) <= len(b) {
-			if b[:len(tail)] == tail {
-				return k, 0 // markers are not inside one another: no other begins h+b
-			}
-		} else if tail[:len(b)] == b {
+		// A few bytes, compared here rather than by a call per marker.
+		n := min(len(tail), len(b))
+		i := 0
+		for i < n && tail[i] == b[i] {
+			i++
+		}
+		switch {
+		case i < n: // they part
+		case len(tail) <= len(b):
+			return k, 0 // markers are not inside one another: no other begins h+b
+		default:
 			more |= 1 << k
 		}
 	}
@@ -562,7 +568,7 @@ func (s *Scanner) partial(t string) (n int, cand uint64) {
 		} else if p == len(s.lead) {
 			for m := s.active; m != 0; m &= m - 1 {
 				j := bits.TrailingZeros64(m)
-				if mk := s.markers[j]; len(suffix) < len(mk) && mk[p] == suffix[p] && mk[:len(suffix)] == suffix {
+				if mk := s.markers[j]; len(suffix) < len(mk) && equalFrom(mk, suffix, p) {
 					cand |= 1 << j
 				}
 			}
@@ -572,4 +578,15 @@ func (s *Scanner) partial(t string) (n int, cand uint64) {
 		}
 	}
 	return 0, 0
+}
+
+// equalFrom reports whether mk begins with t, given that it does up to p:
+// the few bytes past a shared prefix, compared without a call.
+func equalFrom(mk, t string, p int) bool {
+	for i := p; i < len(t); i++ {
+		if mk[i] != t[i] {
+			return false
+		}
+	}
+	return true
 }
