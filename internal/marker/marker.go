@@ -43,10 +43,9 @@ func Check(markers []string) error {
 // marker. Every other byte is returned by the Next call that reaches it, as a
 // substring of the text fed (held bytes that came in several deltas, as the
 // same bytes of a marker's string), and Flush returns what is held at the
-// end. Feeding text and collecting every
-// piece Next and Flush return, markers included, gives the input back byte
-// for byte. Work per delta is linear in its length times the number of
-// active markers.
+// end. Feeding text and collecting every piece Next and Flush return,
+// markers included, gives the input back byte for byte. Work per delta is
+// linear in its length times the number of active markers.
 //
 // The zero Scanner watches no markers; Reset gives it its set.
 type Scanner struct {
@@ -232,7 +231,8 @@ func (s *Scanner) Feed(delta string) { s.delta, s.cur, s.known = delta, 0, 0 }
 // its own: nothing is held and no active marker starts in t, whole or cut
 // short by its end. A caller may then take t as text without feeding it;
 // the Scanner is as Next would leave it. Quiet may report false for such
-// a t (where the markers' shared prefix is in it), never true for another.
+// a t (one that has the first byte all markers share), never true for
+// another.
 func (s *Scanner) Quiet(t string) bool {
 	if s.held != "" {
 		return false
@@ -339,10 +339,11 @@ func (s *Scanner) Next() (held, text string, m int) {
 		s.cur = len(s.delta)
 		return held, rest, -1
 	}
-	if len(rest) < s.short { // a delta shorter than any marker: only its end may start one
-	} else if pos, k := s.index(rest); k >= 0 {
-		s.cur += pos + len(s.markers[k])
-		return held, rest[:pos], k
+	if len(rest) >= s.short { // a shorter delta holds no marker: only its end may start one
+		if pos, k := s.index(rest); k >= 0 {
+			s.cur += pos + len(s.markers[k])
+			return held, rest[:pos], k
+		}
 	}
 	n, cand := s.partial(rest)
 	cut := len(rest) - n
