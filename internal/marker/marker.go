@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math/bits"
 	"strings"
-	"unsafe"
 
 	"github.com/reasoning-go/reasoning/internal/work"
 )
@@ -42,11 +41,11 @@ func Check(markers []string) error {
 // Between deltas a Scanner holds at most the longest active marker's length
 // minus one bytes: a tail of the text that is a proper prefix of an active
 // marker. Every other byte is returned by the Next call that reaches it, as a
-// substring of the text fed (held bytes are returned as they were kept), and
-// Flush returns what is held at the end. Feeding text and collecting every
-// piece Next and Flush return, markers included, gives the input back byte
-// for byte. Work per delta is linear in its length times the number of
-// active markers.
+// substring of the text fed (held bytes that came in several deltas, as the
+// same bytes of a marker's string), and Flush returns what is held at the
+// end. Feeding text and collecting every piece Next and Flush return,
+// markers included, gives the input back byte for byte. Work per delta is
+// linear in its length times the number of active markers.
 //
 // The zero Scanner watches no markers; Reset gives it its set.
 type Scanner struct {
@@ -64,6 +63,7 @@ type Scanner struct {
 	only    int    // the one first byte all active markers share, else -1
 	lead    string // the longest prefix all active markers share ("" when none)
 	longest int    // length of the longest active marker
+	short   int    // length of the shortest active marker
 	held    string // proper prefix of an active marker, carried from earlier deltas
 	delta   string // the current delta
 	cur     int    // offset in delta of what Next has not reached yet
@@ -86,20 +86,22 @@ type Scanner struct {
 	setNext int    // the entry of sets the next new set replaces
 	all     uint64 // every marker
 
-	slab *Slab // copies out held text (see hbuf); nil: one of its own, made when needed
+	slab *Slab // joins held text with a delta in Flush; nil: one of its own, made when needed
 
-	// hbuf holds the held text once a partial marker grows across deltas
-	// (own), so that each delta's bytes are copied there rather than
-	// joined anew with what was held; held text that turns out to be text
-	// is copied out to slab when returned, as hbuf is written again.
-	hbuf []byte
-	own  bool // held is in hbuf
+	// cand is the set of active markers of which held is a proper prefix,
+	// valid while candOf is the active set (0: not known). The next delta
+	// then needs only the candidates tried at one offset, and held, equal
+	// to a prefix of each of them, grows across deltas as a prefix of the
+	// first one's string: no copy of the delta's bytes, and held text that
+	// turns out to be text stays valid as it was returned.
+	cand   uint64
+	candOf uint64
 }
 
 // Reset makes s watch markers (which must pass Check and are not copied),
 // all of them active, with nothing held.
 func (s *Scanner) Reset(markers []string) {
-	*s = Scanner{markers: markers, slab: s.slab, hbuf: s.hbuf, all: 1<<len(markers) - 1}
+	*s = Scanner{markers: markers, slab: s.slab, all: 1<<len(markers) - 1}
 	s.use(s.derive(s.all)) // not remembered: a Scanner reset for a few tokens pays nothing for sets
 }
 
@@ -128,13 +130,13 @@ func (s *Scanner) SetActive(mask uint64) {
 	if e.mask != mask {
 		e = *s.set(mask)
 	}
-	s.prev = activeSet{s.active, s.lead, s.longest}
+	s.prev = activeSet{s.active, s.lead, int32(s.longest), int32(s.short)}
 	s.use(e)
 }
 
 // use makes e the active set.
 func (s *Scanner) use(e activeSet) {
-	s.active, s.lead, s.longest = e.mask, e.lead, e.longest
+	s.active, s.lead, s.longest, s.short = e.mask, e.lead, int(e.longest), int(e.short)
 	s.only = -1
 	if s.lead != "" {
 		s.only = int(s.lead[0])
@@ -143,9 +145,11 @@ func (s *Scanner) use(e activeSet) {
 
 // An activeSet is what SetActive derives from a set of markers.
 type activeSet struct {
-	mask    uint64 // the set
-	lead    string // the longest prefix its markers share ("" when none)
-	longest int    // the length of its longest marker
+	mask uint64 // the set
+	lead string // the longest prefix its markers share ("" when none)
+	// the lengths of its longest and shortest markers, 32 bits each so
+	// that a set is four words: SetActive copies two at every marker
+	longest, short int32
 }
 
 // set returns what SetActive derives from mask: remembered (sets), or
@@ -168,11 +172,11 @@ func (s *Scanner) derive(mask uint64) activeSet {
 	for m := mask; m != 0; m &= m - 1 {
 		mk := s.markers[bits.TrailingZeros64(m)]
 		if e.longest == 0 {
-			e.lead = mk
+			e.lead, e.short = mk, int32(len(mk))
 		} else {
 			e.lead = e.lead[:commonPrefix(e.lead, mk)]
 		}
-		e.longest = max(e.longest, len(mk))
+		e.longest, e.short = max(e.longest, int32(len(mk))), min(e.short, int32(len(mk)))
 	}
 	return e
 }
@@ -226,7 +230,9 @@ func (s *Scanner) Feed(delta string) { s.delta, s.cur, s.known = delta, 0, 0 }
 // Quiet reports whether Next would return all of t, fed next, as text of
 // its own: nothing is held and no active marker starts in t, whole or cut
 // short by its end. A caller may then take t as text without feeding it;
-// the Scanner is as Next would leave it.
+// the Scanner is as Next would leave it. Quiet may report false for such
+// a t (one that has the first byte all markers share), never true for
+// another.
 func (s *Scanner) Quiet(t string) bool {
 	if s.held != "" {
 		return false
@@ -289,82 +295,98 @@ func (s *Scanner) Held() string { return s.held }
 func (s *Scanner) Next() (held, text string, m int) {
 	if h := s.held; h != "" {
 		work.Add(len(h))
+		i := 0
+		if s.cand != 0 && s.candOf == s.active { // the common held text: a marker's beginning
+			k, more := s.extend(h, s.delta[s.cur:])
+			switch {
+			case k >= 0:
+				s.held, s.cand = "", 0
+				s.cur += len(s.markers[k]) - len(h)
+				return "", "", k
+			case more != 0: // still a beginning: keep waiting
+				s.hold(more, len(h)+len(s.delta)-s.cur)
+				s.cur = len(s.delta)
+				return "", "", -1
+			}
+			i = 1 // no marker starts at h[0]
+		}
 		first := s.table()
-		for i := 0; i < len(h); i++ {
+		for ; i < len(h); i++ {
 			if !first[h[i]] {
 				continue
 			}
-			k, full := s.matchAcross(h[i:], s.delta[s.cur:])
+			k, more := s.matchAcross(h[i:], s.delta[s.cur:])
+			if more != 0 { // h[i:]+rest is a proper prefix of these: keep waiting
+				s.hold(more, len(h)-i+len(s.delta)-s.cur)
+				s.cur = len(s.delta)
+				return h[:i], "", -1
+			}
 			if k < 0 {
 				continue
 			}
-			mk := s.markers[k]
-			if !full { // h[i:]+rest is a proper prefix of mk: keep waiting
-				before := s.out(h[:i]) // before hbuf is written
-				s.grow(h[i:], s.delta[s.cur:])
-				s.cur = len(s.delta)
-				return before, "", -1
-			}
-			before := s.out(h[:i])
-			if n := len(h) - i; len(mk) <= n { // a marker inside what is held
-				s.held = h[i+len(mk):]
+			if n := len(h) - i; len(s.markers[k]) <= n { // a marker inside what is held
+				s.held, s.cand = h[i+len(s.markers[k]):], 0
 			} else {
-				s.held, s.own = "", false
-				s.cur += len(mk) - n
+				s.held, s.cand = "", 0
+				s.cur += len(s.markers[k]) - n
 			}
-			return before, "", k
+			return h[:i], "", k
 		}
-		held, s.held = s.out(h), ""
-		s.own = false
+		held, s.held, s.cand = h, "", 0
 	}
 	rest := s.delta[s.cur:]
 	if s.noneStarts(rest) { // the common delta: nothing to look for
 		s.cur = len(s.delta)
 		return held, rest, -1
 	}
-	if pos, k := s.index(rest); k >= 0 {
-		s.cur += pos + len(s.markers[k])
-		return held, rest[:pos], k
+	if len(rest) >= s.short { // a shorter delta holds no marker: only its end may start one
+		if pos, k := s.index(rest); k >= 0 {
+			s.cur += pos + len(s.markers[k])
+			return held, rest[:pos], k
+		}
 	}
-	cut := len(rest) - s.partial(rest)
-	s.held, s.own, s.cur = rest[cut:], false, len(s.delta)
+	n, cand := s.partial(rest)
+	cut := len(rest) - n
+	s.held, s.cand, s.candOf, s.cur = rest[cut:], cand, s.active, len(s.delta)
 	return held, rest[:cut], -1
 }
 
-// grow makes a+b the held text, in hbuf: a is what stays held (it may be
-// in hbuf already), b the rest of the delta.
-func (s *Scanner) grow(a, b string) {
-	n := len(a) + len(b)
-	if cap(s.hbuf) < n {
-		s.hbuf = make([]byte, 0, max(n, s.longest, 32))
-	}
-	buf := s.hbuf[:n]
-	copy(buf, a) // a memmove: a may start further on in hbuf
-	copy(buf[len(a):], b)
-	s.held, s.own = unsafe.String(&buf[0], n), true
+// hold makes the first n bytes of the markers in cand, of which they are a
+// proper prefix, the held text.
+func (s *Scanner) hold(cand uint64, n int) {
+	s.held = s.markers[bits.TrailingZeros64(cand)][:n]
+	s.cand, s.candOf = cand, s.active
 }
 
-// out returns h, held text, for the caller to keep: a copy in slab when h
-// is in hbuf.
-func (s *Scanner) out(h string) string {
-	if !s.own || h == "" {
-		return h
+// extend returns the marker of cand that h+b begins with, whole, or -1 and
+// those of which h+b is still a proper prefix; h, held text, is a proper
+// prefix of every marker in cand.
+func (s *Scanner) extend(h, b string) (k int, more uint64) {
+	for m := s.cand; m != 0; m &= m - 1 {
+		k := bits.TrailingZeros64(m)
+		tail := s.markers[k][len(h):]
+		work.Add(len(tail))
+		// A few bytes, compared here rather than by a call per marker.
+		n := min(len(tail), len(b))
+		i := 0
+		for i < n && tail[i] == b[i] {
+			i++
+		}
+		switch {
+		case i < n: // they part
+		case len(tail) <= len(b):
+			return k, 0 // markers are not inside one another: no other begins h+b
+		default:
+			more |= 1 << k
+		}
 	}
-	if s.slab == nil {
-		s.slab = new(Slab)
-	}
-	return s.slab.Copy(h)
+	return -1, more
 }
 
 // Flush ends the input and returns the text held back.
 func (s *Scanner) Flush() string {
-	var h string
-	if rest := s.delta[s.cur:]; rest == "" {
-		h = s.out(s.held)
-	} else {
-		h = s.join(s.held, rest)
-	}
-	s.held, s.own, s.delta, s.cur = "", false, "", 0
+	h := s.join(s.held, s.delta[s.cur:])
+	s.held, s.cand, s.delta, s.cur = "", 0, "", 0
 	return h
 }
 
@@ -391,10 +413,10 @@ func (s *Scanner) noneStarts(t string) bool {
 }
 
 // matchAcross looks for an active marker that starts at the beginning of
-// a+b. It returns the marker and whether it is complete there; k is -1 when
-// none starts there. When only a prefix of the marker is present, that
-// prefix is all of a+b.
-func (s *Scanner) matchAcross(a, b string) (k int, full bool) {
+// a+b. It returns the marker when one is complete there, else -1 and the
+// markers of which a+b is a proper prefix (none when no marker starts
+// there). Both cannot be: markers are not inside one another.
+func (s *Scanner) matchAcross(a, b string) (k int, more uint64) {
 	for i, mk := range s.markers {
 		if s.active&(1<<i) == 0 || mk[0] != a[0] {
 			continue
@@ -403,19 +425,19 @@ func (s *Scanner) matchAcross(a, b string) (k int, full bool) {
 		switch {
 		case len(mk) <= len(a):
 			if strings.HasPrefix(a, mk) {
-				return i, true
+				return i, 0
 			}
 		case strings.HasPrefix(mk, a):
 			tail := mk[len(a):]
 			if strings.HasPrefix(b, tail) {
-				return i, true
+				return i, 0
 			}
 			if strings.HasPrefix(tail, b) {
-				return i, false
+				more |= 1 << i
 			}
 		}
 	}
-	return -1, false
+	return -1, more
 }
 
 // index returns the position in rest, what remains of the delta after
@@ -523,8 +545,8 @@ func (s *Scanner) indexEach(from int) (pos, k int) {
 }
 
 // partial returns the length of the longest suffix of t that is a proper
-// prefix of an active marker.
-func (s *Scanner) partial(t string) int {
+// prefix of an active marker, and the active markers it is a prefix of.
+func (s *Scanner) partial(t string) (n int, cand uint64) {
 	work.Add(min(len(t), s.longest))
 	first := s.table()
 	for i := max(0, len(t)-s.longest+1); i < len(t); i++ {
@@ -532,11 +554,40 @@ func (s *Scanner) partial(t string) int {
 			continue
 		}
 		suffix := t[i:]
-		for j, mk := range s.markers {
-			if s.active&(1<<j) != 0 && len(suffix) < len(mk) && strings.HasPrefix(mk, suffix) {
-				return len(suffix)
+		// Every active marker begins with lead: a suffix no longer than
+		// what it shares with lead is a proper prefix of those longer
+		// than it, and one that parts from lead of none.
+		p := commonPrefix(suffix, s.lead)
+		if p == len(suffix) && p < len(s.lead) { // all are longer than lead
+			return p, s.active
+		} else if p == len(suffix) {
+			for m := s.active; m != 0; m &= m - 1 {
+				if j := bits.TrailingZeros64(m); len(s.markers[j]) > p {
+					cand |= 1 << j
+				}
+			}
+		} else if p == len(s.lead) {
+			for m := s.active; m != 0; m &= m - 1 {
+				j := bits.TrailingZeros64(m)
+				if mk := s.markers[j]; len(suffix) < len(mk) && equalFrom(mk, suffix, p) {
+					cand |= 1 << j
+				}
 			}
 		}
+		if cand != 0 {
+			return len(suffix), cand
+		}
 	}
-	return 0
+	return 0, 0
+}
+
+// equalFrom reports whether mk begins with t, given that it does up to p:
+// the few bytes past a shared prefix, compared without a call.
+func equalFrom(mk, t string, p int) bool {
+	for i := p; i < len(t); i++ {
+		if mk[i] != t[i] {
+			return false
+		}
+	}
+	return true
 }

@@ -236,6 +236,61 @@ func TestSetActive(t *testing.T) {
 	}
 }
 
+// TestHeldSetActive checks held text across deltas while the active set
+// moves between them, as a grammar that moves on text moves it: the markers
+// held text may still become are those of the set at the next delta, and
+// held text that becomes none is text, up to where another marker starts.
+func TestHeldSetActive(t *testing.T) {
+	markers := []string{"<|start|>", "<|end|>", "<x>", "|x"}
+	const all = 0b1111
+	type step struct {
+		sets  []uint64 // SetActive with each, before feeding
+		delta string
+	}
+	for _, tt := range []struct {
+		name  string
+		steps []step
+		want  []event
+	}{
+		{"set drops what was held", []step{{nil, "a<|"}, {[]uint64{1 << 2}, "end|>"}},
+			[]event{{"a<|end|>", -1}}},
+		{"set adds what is held", []step{{[]uint64{1 << 0}, "a<"}, {[]uint64{all}, "x>b"}},
+			[]event{{"a", -1}, {"", 2}, {"b", -1}}},
+		{"held grows, then set drops it", []step{{nil, "<|"}, {nil, "e"}, {[]uint64{1 << 0}, "nd|>"}},
+			[]event{{"<|end|>", -1}}},
+		{"set moves away and back", []step{{nil, "<|s"}, {[]uint64{1 << 1, all}, "tart|>"}},
+			[]event{{"", 0}}},
+		{"held is text, a marker starts inside it", []step{{nil, "<|"}, {nil, "x"}},
+			[]event{{"<", -1}, {"", 3}}},
+		{"held is text, grows from inside it", []step{{nil, "a<|"}, {nil, "<|en"}, {nil, "d|>"}},
+			[]event{{"a<|", -1}, {"", 1}}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var s Scanner
+			s.Reset(markers)
+			var got []event
+			for _, st := range tt.steps {
+				for _, set := range st.sets {
+					s.SetActive(set)
+				}
+				s.Feed(st.delta)
+				for {
+					held, before, k := s.Next()
+					got = addText(addText(got, held), before)
+					if k < 0 {
+						break
+					}
+					got = append(got, event{Marker: k})
+				}
+			}
+			got = addText(got, s.Flush())
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
 func TestCheck(t *testing.T) {
 	for _, tt := range []struct {
 		markers []string
@@ -293,6 +348,43 @@ func BenchmarkScan(b *testing.B) {
 	}
 }
 
+// BenchmarkScanMarkers feeds text dense in long markers that share a
+// prefix (Kimi K3's and Harmony's, as their samples have them) in ~4-byte
+// deltas: most markers span several deltas, so the cost is that of held
+// partial markers growing and resolving, not of the common quiet delta.
+func BenchmarkScanMarkers(b *testing.B) {
+	sets := []struct {
+		name    string
+		markers []string
+		text    string
+	}{
+		{"kimi", []string{"<|open|>think<|sep|>", "<|close|>think<|sep|>", "<|open|>response<|sep|>", "<|close|>response<|sep|>", "<|close|>message<|sep|>"},
+			"<|open|>think<|sep|>The user wants to know whether 221 is prime. 221 = 13 × 17.<|close|>think<|sep|><|open|>response<|sep|>No. 221 = 13 × 17.<|close|>response<|sep|><|close|>message<|sep|><|open|>tools<|sep|>"},
+		{"harmony", []string{"<|start|>", "<|channel|>", "<|message|>", "<|end|>", "<|call|>", "<|return|>", "<|constrain|>"},
+			"<|channel|>analysis<|message|>The user asks for the weather in Paris.<|end|><|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{\"city\": \"Paris\"}<|call|>"},
+	}
+	for _, set := range sets {
+		text := strings.Repeat(set.text, 64<<10/len(set.text))
+		b.Run(set.name, func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			b.ReportAllocs()
+			var s Scanner
+			for b.Loop() {
+				s.Reset(set.markers)
+				for i := 0; i < len(text); i += 4 {
+					s.Feed(text[i:min(len(text), i+4)])
+					for {
+						if _, _, k := s.Next(); k < 0 {
+							break
+						}
+					}
+				}
+				s.Flush()
+			}
+		})
+	}
+}
+
 func BenchmarkIndex(b *testing.B) {
 	text := strings.Repeat("The quick brown fox <b>jumps</b> over the lazy dog. ", 20000)
 	b.SetBytes(int64(len(text)))
@@ -302,8 +394,8 @@ func BenchmarkIndex(b *testing.B) {
 }
 
 // TestScanPiecesStay checks that the pieces a Scanner returns stay as they
-// were returned while it goes on (held text grows in a buffer of the
-// Scanner's own, which later deltas overwrite): the pieces of seeded random
+// were returned while it goes on (held text grows across deltas as a
+// prefix of a marker's string, not in the deltas): the pieces of seeded random
 // text with partial and whole markers, kept as returned and joined only at
 // the end, give the input back.
 func TestScanPiecesStay(t *testing.T) {
