@@ -25,9 +25,12 @@ test:
 
 # The exhaustive tier: staticcheck, every test under the race detector, the
 # sweeps included (their parallel subtests share the registry, catalogs and
-# tokenizers), and a bounded run of every fuzz target.
+# tokenizers), the sweeps again with work counted (tag reasoning_work: the
+# driver then checks that no grammar makes a marker count on text), and a
+# bounded run of every fuzz target.
 check: lint peers-check
 	REASONING_SWEEP=full $(GO) test -race -timeout 60m ./...
+	REASONING_SWEEP=full $(GO) test -tags reasoning_work -run '^TestInvariants' ./parsers/
 	$(MAKE) fuzz
 
 # go vet and staticcheck (fetched through the module proxy at a fixed version).

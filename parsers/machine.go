@@ -1,11 +1,13 @@
 package parsers
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/reasoning-go/reasoning"
 	"github.com/reasoning-go/reasoning/internal/marker"
+	"github.com/reasoning-go/reasoning/internal/work"
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
@@ -244,12 +246,26 @@ func (d *driver) text(s string, out emitter) {
 			return
 		}
 		d.g.text(s, at, out)
-		d.sync() // the grammar holds some of it now
+		d.syncText() // the grammar holds some of it now
 		return
 	}
 	d.g.text(s, at, out)
 	if d.moves {
-		d.sync()
+		d.syncText()
+	}
+}
+
+// syncText is sync after the grammar's text. Text may take markers out of
+// the active set, never add one: the scanner has looked for the next
+// marker beyond the text with the set as it was (all of Extract's text
+// before a marker is one piece), so a marker that text made count would be
+// found in a stream cut after that text and missed in one cut elsewhere.
+// Builds that count work (reasoning_work) check it.
+func (d *driver) syncText() {
+	was := d.mask
+	d.sync()
+	if work.Counting && d.mask&^was != 0 {
+		panic(fmt.Sprintf("parsers: %T made markers %#x count on text", d.g, d.mask&^was))
 	}
 }
 
