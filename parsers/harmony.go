@@ -261,9 +261,9 @@ func (m *headerMemo) add(raw string, h harmonyHeader) {
 	m.n = max(m.n, i+1)
 }
 
-// emptied returns m with nothing remembered, its memory kept for reuse
-// (see emptied) but where a long header grew it.
-func (m *headerMemo) emptied() headerMemo {
+// reset returns m with nothing remembered, its memory kept for reuse (as
+// the function emptied keeps a slice's) but where a long header grew it.
+func (m *headerMemo) reset() headerMemo {
 	var e headerMemo
 	for i, b := range m.raw {
 		if cap(b) <= maxReuse {
@@ -283,7 +283,7 @@ func (g *harmonyGrammar) clone() grammar {
 // (seen), as clone does.
 func (g *harmonyGrammar) cloneInto(dst grammar) {
 	c := dst.(*harmonyGrammar)
-	header, segs, raw, seen := c.header.ps, c.segs, c.raw, c.seen.emptied()
+	header, segs, raw, seen := c.header.ps, c.segs, c.raw, c.seen.reset()
 	*c = *g
 	c.header, c.segs, c.raw, c.seen = heldText{ps: emptied(header)}, segs, raw, seen
 	if cap(raw) > maxReuse {

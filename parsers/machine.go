@@ -533,12 +533,12 @@ func forced(cfg reasoning.Config) bool {
 type machineSpec struct {
 	markers  []string
 	textOnly bool // markers count by their text even when deltas carry IDs
-	// found is how many of markers, at the end of the list, the scanner
-	// finds for the grammar although they are no markers of the family
-	// (Muse's "to="): the tokenizer never resolves them, and no ID is
-	// theirs.
-	found int
-	turn  string // a turn boundary for the ID walks (the grammar is a turnTaker), or ""
+	// scannerOnly is how many of markers, at the end of the list, the
+	// scanner finds for the grammar although they are no markers of the
+	// family (Muse's "to="): the tokenizer never resolves them, and no ID
+	// is theirs.
+	scannerOnly int
+	turn        string // a turn boundary for the ID walks (the grammar is a turnTaker), or ""
 	// endText is the text whose IDs EndIDs returns (a marker's IDs as it
 	// resolves, other text's encoding), or "": the parser is no
 	// reasoning.EndMarker.
@@ -621,7 +621,7 @@ func prepareShell(spec *machineSpec, tok tokenizer.Tokenizer, cfg reasoning.Conf
 	if tok != nil {
 		s.prompt = cfg.PromptIDs
 	}
-	own := spec.markers[:len(spec.markers)-spec.found]
+	own := spec.markers[:len(spec.markers)-spec.scannerOnly]
 	delims, err := s.resolve(tok, own)
 	if err != nil {
 		return nil, nil, err

@@ -161,7 +161,7 @@ func (g headerGrammar) next(c byte, role bool) headerGrammar {
 }
 
 // museSpec is what the shell needs of Muse.
-var museSpec = machineSpec{markers: museMarkers, found: 1} // museTo is the grammar's own
+var museSpec = machineSpec{markers: museMarkers, scannerOnly: 1} // museTo is the grammar's own
 
 // museGrammar is Muse's grammar: messages routed by their headers' recipients.
 type museGrammar struct {
@@ -188,9 +188,9 @@ type museGrammar struct {
 	clen int
 	// found says that the driver's scanner finds museTo for the grammar,
 	// as the stance it was last given says (see active): text it hands a
-	// body then holds no "to=" and ends in no "t" or "to" that the text
-	// after it may make one, so that, with no candidate held, none can
-	// begin in it.
+	// body then holds no "to=" and, but at the end of the output, ends in
+	// no "t" or "to" that the text after it may make one, so that, with no
+	// candidate held, none can begin in it.
 	found bool
 
 	handOff bool           // muse_glimmer: a tool channel goes to content with everything after it
@@ -224,31 +224,29 @@ func (g *museGrammar) segments() *segmentBuilder { return &g.segs }
 // body, where the scanner finds it so that the body's text may go past
 // the grammar. A held recipient moves the stance: the text that ends it
 // lets the body's go direct again. museTo stays watched meanwhile, so that
-// the markers watched change only at a marker: the scanner searches the
-// rest of a delta before the driver hands the grammar the bytes it held
-// (the start of a marker cut short), and when those end a held recipient,
-// the text after them goes direct as searched (FuzzMuse's
-// 729f520a524bd8e3: searched without museTo, a "to=name" in it went to
-// the body's section). The driver asks active only to watch what it says,
-// which found notes.
+// the markers watched change only at a marker (see driver.syncText). The
+// driver asks active only to watch what it says, which found notes.
 //
 // Only a grammar that keeps segment text (the stream's, ExtractSegments')
 // takes text direct: Extract and the ID walks read a body themselves,
 // which costs them less than the scanner's search for museTo beside
 // Muse's markers, which share no first byte with it.
 func (g *museGrammar) active() stance {
-	st := g.stance()
+	st := g.stanceNow()
 	g.found = st.mask&(1<<mmTo) != 0
 	return st
 }
 
-// stance is active's answer.
-func (g *museGrammar) stance() stance {
+// stanceNow is active's answer.
+func (g *museGrammar) stanceNow() stance {
 	const framing = 1<<mmTo - 1
 	switch {
 	case g.phase == museHandedOff: // nothing is framing any more
 		return stance{direct: int8(phaseContent)}
 	case g.phase == museInHeader, g.segs.off:
+		// A header's text may make it a body (degrade), which moves the
+		// stance without the driver told (moves): the grammar reads that
+		// body's text itself, found false, until the next marker's sync.
 		return stance{mask: framing, direct: -1}
 	case g.clen > 0:
 		return stance{mask: framing | 1<<mmTo, moves: true, direct: -1}

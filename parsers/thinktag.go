@@ -1,12 +1,14 @@
 package parsers
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/reasoning-go/reasoning"
 	"github.com/reasoning-go/reasoning/internal/catalog"
 	"github.com/reasoning-go/reasoning/internal/marker"
+	"github.com/reasoning-go/reasoning/internal/work"
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
@@ -268,14 +270,14 @@ func (f *tagFamily) compile() {
 			mv.plain = !mv.to.inTail && (!mv.fresh || !mv.to.holding())
 			f.moves[k][kind] = mv
 		}
-		f.stances[k] = f.stance(s)
+		f.stances[k] = f.stanceIn(s)
 	}
 }
 
-// stance is the grammar's stance in state s, which holds nothing: text
+// stanceIn is the grammar's stance in state s, which holds nothing: text
 // goes straight to its section once the output has begun, the trailing
 // whitespace the family drops held back.
-func (f *tagFamily) stance(s tagState) stance {
+func (f *tagFamily) stanceIn(s tagState) stance {
 	st := stance{mask: f.act[s.key()], direct: -1}
 	if !s.begun {
 		st.moves = true // text now may change what counts
@@ -517,8 +519,11 @@ func (g *tagGrammar) marker(k, at int, out emitter) {
 // as marker does there, and the driver takes the stance of where it leads:
 // none of the driver's calls per marker. Other text and markers go the
 // driver's way. Extract's driver watches no extra markers (IDs beat text
-// only in a stream) and holds no run.
+// only in a stream) and holds no run; builds that count work check it.
 func (g *tagGrammar) feedWhole(d *driver, output string, x *gather) {
+	if work.Counting && (d.extra != 0 || d.runs) {
+		panic(fmt.Sprintf("parsers: feedWhole given a driver that watches extra markers (%#x) or holds runs (%t)", d.extra, d.runs))
+	}
 	d.sc.Feed(output)
 	d.fed += len(output)
 	f, s := g.fam, &g.state

@@ -145,11 +145,9 @@ func (s *Scanner) use(e activeSet) {
 
 // An activeSet is what SetActive derives from a set of markers.
 type activeSet struct {
-	mask uint64 // the set
-	lead string // the longest prefix its markers share ("" when none)
-	// the lengths of its longest and shortest markers, 32 bits each so
-	// that a set is four words: SetActive copies two at every marker
-	longest, short int32
+	mask           uint64 // the set
+	lead           string // the longest prefix its markers share ("" when none)
+	longest, short int32  // the lengths of its longest and shortest markers
 }
 
 // set returns what SetActive derives from mask: remembered (sets), or
@@ -283,8 +281,8 @@ func (s *Scanner) startsIn(t string) bool {
 	return false
 }
 
-// Held returns the text held back between deltas.
-// It is valid until the next call to Next or Flush.
+// Held returns the text held back between deltas. It stays as returned:
+// held text is part of a delta or of a marker's own string.
 func (s *Scanner) Held() string { return s.held }
 
 // Next returns the text before the next active marker in the text fed so far
@@ -366,7 +364,6 @@ func (s *Scanner) extend(h, b string) (k int, more uint64) {
 		k := bits.TrailingZeros64(m)
 		tail := s.markers[k][len(h):]
 		work.Add(len(tail))
-		// A few bytes, compared here rather than by a call per marker.
 		n := min(len(tail), len(b))
 		i := 0
 		for i < n && tail[i] == b[i] {
@@ -581,8 +578,8 @@ func (s *Scanner) partial(t string) (n int, cand uint64) {
 	return 0, 0
 }
 
-// equalFrom reports whether mk begins with t, given that it does up to p:
-// the few bytes past a shared prefix, compared without a call.
+// equalFrom reports whether mk begins with t, given that it does up to p
+// (a prefix the markers share).
 func equalFrom(mk, t string, p int) bool {
 	for i := p; i < len(t); i++ {
 		if mk[i] != t[i] {
