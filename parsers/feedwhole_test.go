@@ -9,9 +9,10 @@ import (
 	"github.com/reasoning-go/reasoning/internal/conformance"
 )
 
-// TestFeedWholeAgrees holds a think-tag family's Extract, which runs its
-// own loop over the output (feedWhole), to the driver's feed of the same
-// grammar marker by marker, for every think-tag name, started in
+// TestFeedWholeAgrees holds a think-tag family's Extract, which moves by
+// the family's table where the state holds nothing (driver.feedWhole,
+// tagGrammar.move), to the driver's feed of the same grammar marker by
+// marker, for every think-tag name, started in
 // reasoning, in content and where the family starts by default. The
 // outputs are the family's markers among text that exercises what the
 // loop leaves to the driver: markers that do not count where they come,

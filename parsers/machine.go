@@ -116,12 +116,16 @@ func heldTail(hold uint64, s string) int {
 	return len(s) - n
 }
 
-// wholeFeeder is an optional interface of a grammar with a loop of its own
-// for a whole output (Extract): feedWhole does what d.feed(output,
-// acceptAll, x.emit) does, d running the grammar, with fewer calls per
-// marker.
-type wholeFeeder interface {
-	feedWhole(d *driver, output string, x *gather)
+// tableMover is an optional interface of a grammar that takes a marker
+// found where it holds nothing by a table of its own, cheaper than marker
+// and active: Extract feeds it with driver.feedWhole.
+type tableMover interface {
+	// move takes marker k, found at offset at where the grammar holds
+	// nothing (its stance is direct, with no run held), the marker's text
+	// to x if it stays; known says that the grammar is where its last move
+	// left it. It returns the stance after it, or false when the driver
+	// must ask for it (sync).
+	move(k, at int, x *gather, known bool) (stance, bool)
 }
 
 // segmented is an optional interface of a grammar that has segments besides
@@ -353,6 +357,57 @@ func (d *driver) settle(out emitter) {
 		d.g.text(p.s, p.at, out)
 	}
 	d.run = d.run[:0]
+}
+
+// feedWhole is feed(output, acceptAll, x.emit) for a grammar that is t:
+// text that goes straight to its section goes to x as output's own bytes,
+// and a marker found where the grammar holds nothing is t's move, with
+// none of the driver's calls per marker. Extract's driver watches no extra
+// markers (IDs beat text only in a stream) and holds no run; builds that
+// count work check it.
+func (d *driver) feedWhole(t tableMover, output string, x *gather) {
+	if work.Counting && (d.extra != 0 || d.runs) {
+		panic(fmt.Sprintf("parsers: feedWhole given a driver that watches extra markers (%#x) or holds runs (%t)", d.extra, d.runs))
+	}
+	d.sc.Feed(output)
+	d.fed += len(output)
+	known := false // the grammar is where t's last move left it
+	for {
+		held, before, k := d.sc.Next()
+		if held != "" {
+			d.text(held, x.emit)
+			known = false
+		}
+		if before != "" {
+			if d.fast >= 0 && !holds(d.hold, before[len(before)-1]) {
+				x.own(gatherSection(phase(d.fast)), d.pos, len(before))
+				d.pos += len(before)
+			} else {
+				d.text(before, x.emit)
+				known = false
+			}
+		}
+		if k < 0 {
+			return
+		}
+		mk := d.markers[k]
+		if d.mask&(1<<k) == 0 { // the text before it moved the stance: text now
+			d.text(mk, x.emit)
+			known = false
+			continue
+		}
+		at := d.pos
+		d.pos += len(mk)
+		if d.fast < 0 { // the grammar holds something: it takes the marker
+			d.g.marker(k, at, x.emit)
+		} else if st, ok := t.move(k, at, x, known); ok {
+			d.use(st)
+			known = true
+			continue
+		}
+		d.sync()
+		known = false
+	}
 }
 
 // sync tells the scanner which markers count now.
@@ -731,10 +786,10 @@ func (s *shell) Extract(output string) reasoning.Message {
 	}
 	s.spare.reset(g, s.spec.markers)
 	var m reasoning.Message
-	if w, ok := g.(wholeFeeder); ok {
+	if t, ok := g.(tableMover); ok {
 		x := &s.gather
 		x.start(output)
-		w.feedWhole(&s.spare, output, x)
+		s.spare.feedWhole(t, output, x)
 		s.spare.finish(x.emit)
 		m = x.message()
 	} else {

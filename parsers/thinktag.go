@@ -1,14 +1,12 @@
 package parsers
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/reasoning-go/reasoning"
 	"github.com/reasoning-go/reasoning/internal/catalog"
 	"github.com/reasoning-go/reasoning/internal/marker"
-	"github.com/reasoning-go/reasoning/internal/work"
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
@@ -428,6 +426,7 @@ type tagGrammar struct {
 	gap   heldText      // the newlines after a closer, held while a wrapper may follow (wrap)
 	lead  heldText      // the whitespace that starts the output, held while the opener may follow (dropLeadSpace)
 	rules idRules       // the response's ID rules, shared by copies; nil where no parser asks
+	key   uint8         // state's structure, as move last left it
 }
 
 func (g *tagGrammar) reset(f *tagFamily, s tagState) {
@@ -512,76 +511,28 @@ func (g *tagGrammar) marker(k, at int, out emitter) {
 	}
 }
 
-// feedWhole is the driver's feed of a whole output (Extract; see
-// wholeFeeder). Text that would go straight to its section (the stance is
-// direct and the text does not end in a byte it holds) goes to x, and a
-// marker found where the state holds nothing moves the state by the table,
-// as marker does there, and the driver takes the stance of where it leads:
-// none of the driver's calls per marker. Other text and markers go the
-// driver's way. Extract's driver watches no extra markers (IDs beat text
-// only in a stream) and holds no run; builds that count work check it.
-func (g *tagGrammar) feedWhole(d *driver, output string, x *gather) {
-	if work.Counting && (d.extra != 0 || d.runs) {
-		panic(fmt.Sprintf("parsers: feedWhole given a driver that watches extra markers (%#x) or holds runs (%t)", d.extra, d.runs))
-	}
-	d.sc.Feed(output)
-	d.fed += len(output)
+// move is a tableMover's: marker k, at offset at, where the state holds
+// nothing, moves the state by the table, as marker does there.
+func (g *tagGrammar) move(k, at int, x *gather, known bool) (stance, bool) {
 	f, s := g.fam, &g.state
-	key := -1 // s.key() while the loop knows it
-	for {
-		held, before, k := d.sc.Next()
-		if held != "" {
-			d.text(held, x.emit)
-			key = -1
-		}
-		if before != "" {
-			if d.fast >= 0 && !holds(d.hold, before[len(before)-1]) {
-				x.own(gatherSection(phase(d.fast)), d.pos, len(before))
-				d.pos += len(before)
-			} else {
-				d.text(before, x.emit)
-				key = -1
-			}
-		}
-		if k < 0 {
-			return
-		}
-		if d.mask&(1<<k) == 0 { // the text before it moved the stance: text now
-			d.text(f.markers[k], x.emit)
-			key = -1
-			continue
-		}
-		at := d.pos
-		d.pos += len(f.markers[k])
-		if d.fast < 0 { // the state holds something: the grammar takes the marker
-			g.marker(k, at, x.emit)
-			d.sync()
-			key = -1
-			continue
-		}
-		if key < 0 {
-			key = int(s.key())
-		}
-		kind := f.kinds[k]
-		mv := &f.moves[key][kind]
-		if mv.keep {
-			x.own(gatherSection(phaseContent), at, len(f.markers[k]))
-		}
-		*s = mv.from(*s)
-		if kind == kindDrop && s.phase == phaseContent && f.wrap[0] != "" {
-			g.wrapper(f.markers[k], at, x.emit)
-			d.sync()
-			key = -1
-			continue
-		}
-		if !mv.plain {
-			d.sync()
-			key = -1
-			continue
-		}
-		key = int(mv.key)
-		d.use(f.stances[key])
+	if !known {
+		g.key = s.key()
 	}
+	kind := f.kinds[k]
+	mv := &f.moves[g.key][kind]
+	if mv.keep {
+		x.own(gatherSection(phaseContent), at, len(f.markers[k]))
+	}
+	*s = mv.from(*s)
+	if kind == kindDrop && s.phase == phaseContent && f.wrap[0] != "" {
+		g.wrapper(f.markers[k], at, x.emit)
+		return stance{}, false
+	}
+	if !mv.plain {
+		return stance{}, false
+	}
+	g.key = mv.key
+	return f.stances[mv.key], true
 }
 
 // wrapper takes mk, a marker of the answer wrapper (wrap) found in content:
