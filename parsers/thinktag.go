@@ -170,6 +170,43 @@ type tailSpec struct {
 	end   byte
 }
 
+// cutSet is a set of characters to trim from the start of text
+// (strings.TrimLeft's cutset), looked up by byte when all are ASCII: a
+// trim then costs no set-up per call.
+type cutSet struct {
+	chars string
+	ascii bool      // every character of chars is ASCII: set holds them
+	set   [2]uint64 // bit c%64 of set[c/64] for each character c
+}
+
+// newCutSet returns the set of the characters of chars.
+func newCutSet(chars string) cutSet {
+	c := cutSet{chars: chars, ascii: true}
+	for i := 0; i < len(chars); i++ {
+		b := chars[i]
+		if b >= 0x80 {
+			return cutSet{chars: chars}
+		}
+		c.set[b>>6] |= 1 << (b & 63)
+	}
+	return c
+}
+
+// has reports whether b is in the set, whose characters are ASCII.
+func (c *cutSet) has(b byte) bool { return b < 0x80 && c.set[b>>6&1]&(1<<(b&63)) != 0 }
+
+// trimLeft is strings.TrimLeft(s, c.chars).
+func (c *cutSet) trimLeft(s string) string {
+	if !c.ascii {
+		return strings.TrimLeft(s, c.chars)
+	}
+	i := 0
+	for i < len(s) && c.has(s[i]) {
+		i++
+	}
+	return s[i:]
+}
+
 // tagFamily is a tagSpec made ready for parsers: its markers in the order the
 // scanner watches them.
 type tagFamily struct {
@@ -181,6 +218,8 @@ type tagFamily struct {
 	moves   [structures][kinds]move // by structure and kind: what a marker does there
 	stances [structures]stance      // by structure: the grammar's stance in a state of it that holds nothing
 	shell   machineSpec             // what the shell needs: the markers, and the closer for EndIDs
+	// The sets of trimContent, trimOpen and the tail's chars.
+	cutContent, cutOpen, cutTail cutSet
 }
 
 // newTagFamilyErr prepares spec, or says why its markers cannot be watched.
@@ -208,6 +247,7 @@ func newTagFamilyErr(spec tagSpec) (*tagFamily, error) {
 		return nil, err
 	}
 	f.shell = machineSpec{markers: f.markers, textOnly: spec.textOnly, endText: spec.close}
+	f.cutContent, f.cutOpen, f.cutTail = newCutSet(spec.trimContent), newCutSet(spec.trimOpen), newCutSet(spec.tail.chars)
 	f.compile()
 	return f, nil
 }
@@ -593,7 +633,7 @@ func (g *tagGrammar) cloneInto(dst grammar) {
 // content comes (and is dropped when the output ends).
 func (g *tagGrammar) emit(s string, at int, out emitter) {
 	if g.state.inTail {
-		t := strings.TrimLeft(s, g.fam.tail.chars)
+		t := g.fam.cutTail.trimLeft(s)
 		if t != "" {
 			g.state.inTail = false
 			if t[0] == g.fam.tail.end {
@@ -627,15 +667,15 @@ func (g *tagGrammar) emit(s string, at int, out emitter) {
 		}
 	}
 	if g.state.trimming {
-		cut := g.fam.trimContent
+		cut := &g.fam.cutContent
 		if g.state.phase == phaseReasoning {
-			cut = g.fam.trimOpen
+			cut = &g.fam.cutOpen
 		}
-		t := strings.TrimLeft(s, cut)
+		t := cut.trimLeft(s)
 		if g.fam.trimOnce && g.state.phase == phaseContent {
 			g.state.trimming = false // one character at most, the first
 			t = s
-			if strings.IndexByte(cut, s[0]) >= 0 {
+			if strings.IndexByte(cut.chars, s[0]) >= 0 {
 				t = s[1:]
 			}
 		}
