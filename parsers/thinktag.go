@@ -176,7 +176,7 @@ type tailSpec struct {
 type cutSet struct {
 	chars string
 	ascii bool      // every character of chars is ASCII: set holds them
-	set   [2]uint64 // bit c%64 of set[c/64] for each character c
+	set   [4]uint64 // bit c%64 of set[c/64] for each character c
 }
 
 // newCutSet returns the set of the characters of chars.
@@ -192,16 +192,13 @@ func newCutSet(chars string) cutSet {
 	return c
 }
 
-// has reports whether b is in the set, whose characters are ASCII.
-func (c *cutSet) has(b byte) bool { return b < 0x80 && c.set[b>>6&1]&(1<<(b&63)) != 0 }
-
 // trimLeft is strings.TrimLeft(s, c.chars).
 func (c *cutSet) trimLeft(s string) string {
 	if !c.ascii {
 		return strings.TrimLeft(s, c.chars)
 	}
 	i := 0
-	for i < len(s) && c.has(s[i]) {
+	for i < len(s) && c.set[s[i]>>6]&(1<<(s[i]&63)) != 0 {
 		i++
 	}
 	return s[i:]
@@ -480,13 +477,12 @@ func (g *tagGrammar) reset(f *tagFamily, s tagState) {
 
 func (g *tagGrammar) active() stance {
 	s := &g.state
-	st := g.fam.stances[s.key()]
 	// Text held at the start or end of a section moves the stance: the
 	// next text releases it.
 	if s.holding() || len(g.ws.ws) > 0 || len(g.cws.ws) > 0 {
-		st.moves, st.direct, st.hold = true, -1, 0
+		return stance{mask: g.fam.act[s.key()], moves: true, direct: -1}
 	}
-	return st
+	return g.fam.stances[s.key()]
 }
 
 func (g *tagGrammar) text(s string, at int, out emitter) {
