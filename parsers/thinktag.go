@@ -359,6 +359,17 @@ func (mv *move) from(s tagState) tagState {
 	return next
 }
 
+// apply makes *s the state mv leads to from it: from, in place.
+func (mv *move) apply(s *tagState) {
+	if mv.fresh {
+		*s = mv.to
+		return
+	}
+	s.phase, s.opened, s.seen, s.begun, s.inTool, s.inTail =
+		mv.to.phase, mv.to.opened, mv.to.seen, mv.to.begun, mv.to.inTool, mv.to.inTail
+	s.trimming = s.trimming && !mv.untrim
+}
+
 // rules are the markers that count in structure s, as the spec says.
 func (f *tagFamily) rules(s tagState) uint64 {
 	if s.inTool {
@@ -518,6 +529,28 @@ func (g *tagGrammar) releaseLead(out emitter) {
 func (g *tagGrammar) marker(k, at int, out emitter) {
 	s := &g.state
 	kind := g.fam.kinds[k]
+	if s.leading || s.labeling {
+		g.markerHeld(k, kind, at, out)
+		return
+	}
+	mv := &g.fam.moves[s.key()][kind]
+	if mv.to.phase != s.phase {
+		g.ws.drop() // reasoning ended: its trailing whitespace goes
+	}
+	if mv.keep {
+		g.cws.release(phaseContent, out) // content follows the held whitespace
+		out(phaseContent, g.fam.markers[k], at)
+	}
+	mv.apply(s)
+	if kind == kindDrop && s.phase == phaseContent && g.fam.wrap[0] != "" {
+		g.wrapper(g.fam.markers[k], at, out)
+	}
+}
+
+// markerHeld is marker where the output's leading whitespace or a possible
+// label is held.
+func (g *tagGrammar) markerHeld(k int, kind markerKind, at int, out emitter) {
+	s := &g.state
 	if s.leading {
 		if kind == kindOpen { // the opener: the whitespace before it goes
 			s.leading = false
@@ -559,7 +592,7 @@ func (g *tagGrammar) move(k, at int, x *gather, known bool) (stance, bool) {
 	if mv.keep {
 		x.own(gatherSection(phaseContent), at, len(f.markers[k]))
 	}
-	*s = mv.from(*s)
+	mv.apply(s)
 	if kind == kindDrop && s.phase == phaseContent && f.wrap[0] != "" {
 		g.wrapper(f.markers[k], at, x.emit)
 		return stance{}, false
