@@ -164,7 +164,7 @@ type tagSpec struct {
 // that follows it, then one end byte if that comes next. Cohere's citation
 // closer "</co: 0:[1,2]>" is the marker "</co:", the run " 0:[1,2]" and ">".
 // A byte that starts a marker must be in neither, so that a marker always
-// ends a tail.
+// ends a tail. chars are ASCII.
 type tailSpec struct {
 	chars string
 	end   byte
@@ -197,11 +197,17 @@ func (c *cutSet) trimLeft(s string) string {
 	if !c.ascii {
 		return strings.TrimLeft(s, c.chars)
 	}
+	return s[c.span(s):]
+}
+
+// span returns how many bytes at the start of s are in the set, whose
+// characters are ASCII.
+func (c *cutSet) span(s string) int {
 	i := 0
 	for i < len(s) && c.set[s[i]>>6]&(1<<(s[i]&63)) != 0 {
 		i++
 	}
-	return s[i:]
+	return i
 }
 
 // tagFamily is a tagSpec made ready for parsers: its markers in the order the
@@ -245,6 +251,9 @@ func newTagFamilyErr(spec tagSpec) (*tagFamily, error) {
 	}
 	f.shell = machineSpec{markers: f.markers, textOnly: spec.textOnly, endText: spec.close}
 	f.cutContent, f.cutOpen, f.cutTail = newCutSet(spec.trimContent), newCutSet(spec.trimOpen), newCutSet(spec.tail.chars)
+	if !f.cutTail.ascii {
+		panic("parsers: family " + spec.name + ": a tail's chars must be ASCII") // tails are the package's own
+	}
 	f.compile()
 	return f, nil
 }
@@ -662,7 +671,7 @@ func (g *tagGrammar) cloneInto(dst grammar) {
 // content comes (and is dropped when the output ends).
 func (g *tagGrammar) emit(s string, at int, out emitter) {
 	if g.state.inTail {
-		t := g.fam.cutTail.trimLeft(s)
+		t := s[g.fam.cutTail.span(s):] // the tail's chars are ASCII
 		if t != "" {
 			g.state.inTail = false
 			if t[0] == g.fam.tail.end {
