@@ -170,9 +170,8 @@ type tailSpec struct {
 	end   byte
 }
 
-// cutSet is a set of characters to trim from the start of text
-// (strings.TrimLeft's cutset), looked up by byte when all are ASCII: a
-// trim then costs no set-up per call.
+// cutSet is a set of characters trimmed from the start of text
+// (strings.TrimLeft's cutset), held as a set of bytes when all are ASCII.
 type cutSet struct {
 	chars string
 	ascii bool      // every character of chars is ASCII: set holds them
