@@ -325,10 +325,16 @@ func (d *driver) quiet(s string, slab *marker.Slab) reasoning.Message {
 		return reasoning.Message{}
 	}
 	text := s[:len(s)-n]
-	switch len(d.run) {
-	case 0:
-	case 1:
-		text = slab.Join(d.run[0].s, text)
+	switch {
+	case len(d.run) == 0:
+	case len(d.run) == 1 && text == "":
+		text = d.run[0].s
+	case len(d.run) == 1: // the common run: one delta's trailing whitespace
+		r := d.run[0].s
+		start := slab.Begin(len(r) + len(text))
+		slab.WriteString(r)
+		slab.WriteString(text)
+		text = slab.End(start)
 	default:
 		size := len(text)
 		for _, p := range d.run {

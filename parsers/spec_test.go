@@ -86,6 +86,36 @@ func TestThinkTagIsInTree(t *testing.T) {
 	}
 }
 
+// TestCutSet checks a family's trims against strings.TrimLeft, whose cutset
+// is runes: a set of ASCII characters is looked up by byte, any other by
+// rune, and a spec's non-ASCII TrimContent trims whole characters.
+func TestCutSet(t *testing.T) {
+	texts := []string{"", "x", "\n\nx", "  \t\r\nx ", " 0:[1,2]>, x", "。。x", "\u00a0\u00a0x", "\u00a1x", "\xa0x", "\xc2\xa0x", "\xe3\x80x"}
+	for _, chars := range []string{"", "\n", spaces, cohereCiteSources.chars, "。 ", "\u00a0\n", "\xc2"} {
+		c := newCutSet(chars)
+		for _, s := range texts {
+			if got, want := c.trimLeft(s), strings.TrimLeft(s, chars); got != want {
+				t.Errorf("newCutSet(%q).trimLeft(%q) = %q, want %q", chars, s, got, want)
+			}
+			if c.ascii && s[c.span(s):] != strings.TrimLeft(s, chars) {
+				t.Errorf("newCutSet(%q).span(%q) = %d", chars, s, c.span(s))
+			}
+		}
+	}
+	factory, err := ThinkTag{Name: "x", Open: []string{"<r>"}, Close: []string{"</r>"}, TrimContent: "。\n", TrimOpen: "。"}.Factory()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := factory(nil, reasoning.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := reasoning.Message{Reasoning: "\xe3a", Content: "\xe3\x80b"}
+	if got := p.Extract("<r>。。\xe3a</r>。\n。\xe3\x80b"); got != want {
+		t.Errorf("Extract = %+v, want %+v", got, want)
+	}
+}
+
 // specOf builds a ThinkTag from the bits of b: any start, repeats, off
 // mode, trims, tool opener, second spellings, and a switch or none. Its
 // markers never overlap, so every b gives a valid spec.

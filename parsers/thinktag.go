@@ -164,10 +164,49 @@ type tagSpec struct {
 // that follows it, then one end byte if that comes next. Cohere's citation
 // closer "</co: 0:[1,2]>" is the marker "</co:", the run " 0:[1,2]" and ">".
 // A byte that starts a marker must be in neither, so that a marker always
-// ends a tail.
+// ends a tail. chars are ASCII.
 type tailSpec struct {
 	chars string
 	end   byte
+}
+
+// cutSet is a set of characters trimmed from the start of text
+// (strings.TrimLeft's cutset), held as a set of bytes when all are ASCII.
+type cutSet struct {
+	chars string
+	ascii bool      // every character of chars is ASCII: set holds them
+	set   [4]uint64 // bit c%64 of set[c/64] for each character c
+}
+
+// newCutSet returns the set of the characters of chars.
+func newCutSet(chars string) cutSet {
+	c := cutSet{chars: chars, ascii: true}
+	for i := 0; i < len(chars); i++ {
+		b := chars[i]
+		if b >= 0x80 {
+			return cutSet{chars: chars}
+		}
+		c.set[b>>6] |= 1 << (b & 63)
+	}
+	return c
+}
+
+// trimLeft is strings.TrimLeft(s, c.chars).
+func (c *cutSet) trimLeft(s string) string {
+	if !c.ascii {
+		return strings.TrimLeft(s, c.chars)
+	}
+	return s[c.span(s):]
+}
+
+// span returns how many bytes at the start of s are in the set, whose
+// characters are ASCII.
+func (c *cutSet) span(s string) int {
+	i := 0
+	for i < len(s) && c.set[s[i]>>6]&(1<<(s[i]&63)) != 0 {
+		i++
+	}
+	return i
 }
 
 // tagFamily is a tagSpec made ready for parsers: its markers in the order the
@@ -181,6 +220,8 @@ type tagFamily struct {
 	moves   [structures][kinds]move // by structure and kind: what a marker does there
 	stances [structures]stance      // by structure: the grammar's stance in a state of it that holds nothing
 	shell   machineSpec             // what the shell needs: the markers, and the closer for EndIDs
+	// The sets of trimContent, trimOpen and the tail's chars.
+	cutContent, cutOpen, cutTail cutSet
 }
 
 // newTagFamilyErr prepares spec, or says why its markers cannot be watched.
@@ -208,6 +249,10 @@ func newTagFamilyErr(spec tagSpec) (*tagFamily, error) {
 		return nil, err
 	}
 	f.shell = machineSpec{markers: f.markers, textOnly: spec.textOnly, endText: spec.close}
+	f.cutContent, f.cutOpen, f.cutTail = newCutSet(spec.trimContent), newCutSet(spec.trimOpen), newCutSet(spec.tail.chars)
+	if !f.cutTail.ascii {
+		panic("parsers: family " + spec.name + ": a tail's chars must be ASCII") // tails are the package's own
+	}
 	f.compile()
 	return f, nil
 }
@@ -320,6 +365,17 @@ func (mv *move) from(s tagState) tagState {
 	// text after a dropped wrapper (ERNIE's <response>) is kept verbatim.
 	next.trimming = next.trimming && !mv.untrim
 	return next
+}
+
+// apply makes *s the state mv leads to from it: from, in place.
+func (mv *move) apply(s *tagState) {
+	if mv.fresh {
+		*s = mv.to
+		return
+	}
+	s.phase, s.opened, s.seen, s.begun, s.inTool, s.inTail =
+		mv.to.phase, mv.to.opened, mv.to.seen, mv.to.begun, mv.to.inTool, mv.to.inTail
+	s.trimming = s.trimming && !mv.untrim
 }
 
 // rules are the markers that count in structure s, as the spec says.
@@ -440,13 +496,12 @@ func (g *tagGrammar) reset(f *tagFamily, s tagState) {
 
 func (g *tagGrammar) active() stance {
 	s := &g.state
-	st := g.fam.stances[s.key()]
 	// Text held at the start or end of a section moves the stance: the
 	// next text releases it.
 	if s.holding() || len(g.ws.ws) > 0 || len(g.cws.ws) > 0 {
-		st.moves, st.direct, st.hold = true, -1, 0
+		return stance{mask: g.fam.act[s.key()], moves: true, direct: -1}
 	}
-	return st
+	return g.fam.stances[s.key()]
 }
 
 func (g *tagGrammar) text(s string, at int, out emitter) {
@@ -482,6 +537,28 @@ func (g *tagGrammar) releaseLead(out emitter) {
 func (g *tagGrammar) marker(k, at int, out emitter) {
 	s := &g.state
 	kind := g.fam.kinds[k]
+	if s.leading || s.labeling {
+		g.markerHeld(k, kind, at, out)
+		return
+	}
+	mv := &g.fam.moves[s.key()][kind]
+	if mv.to.phase != s.phase {
+		g.ws.drop() // reasoning ended: its trailing whitespace goes
+	}
+	if mv.keep {
+		g.cws.release(phaseContent, out) // content follows the held whitespace
+		out(phaseContent, g.fam.markers[k], at)
+	}
+	mv.apply(s)
+	if kind == kindDrop && s.phase == phaseContent && g.fam.wrap[0] != "" {
+		g.wrapper(g.fam.markers[k], at, out)
+	}
+}
+
+// markerHeld is marker where the output's leading whitespace or a possible
+// label is held.
+func (g *tagGrammar) markerHeld(k int, kind markerKind, at int, out emitter) {
+	s := &g.state
 	if s.leading {
 		if kind == kindOpen { // the opener: the whitespace before it goes
 			s.leading = false
@@ -523,7 +600,7 @@ func (g *tagGrammar) move(k, at int, x *gather, known bool) (stance, bool) {
 	if mv.keep {
 		x.own(gatherSection(phaseContent), at, len(f.markers[k]))
 	}
-	*s = mv.from(*s)
+	mv.apply(s)
 	if kind == kindDrop && s.phase == phaseContent && f.wrap[0] != "" {
 		g.wrapper(f.markers[k], at, x.emit)
 		return stance{}, false
@@ -593,7 +670,7 @@ func (g *tagGrammar) cloneInto(dst grammar) {
 // content comes (and is dropped when the output ends).
 func (g *tagGrammar) emit(s string, at int, out emitter) {
 	if g.state.inTail {
-		t := strings.TrimLeft(s, g.fam.tail.chars)
+		t := s[g.fam.cutTail.span(s):] // the tail's chars are ASCII
 		if t != "" {
 			g.state.inTail = false
 			if t[0] == g.fam.tail.end {
@@ -627,15 +704,15 @@ func (g *tagGrammar) emit(s string, at int, out emitter) {
 		}
 	}
 	if g.state.trimming {
-		cut := g.fam.trimContent
+		cut := &g.fam.cutContent
 		if g.state.phase == phaseReasoning {
-			cut = g.fam.trimOpen
+			cut = &g.fam.cutOpen
 		}
-		t := strings.TrimLeft(s, cut)
+		t := cut.trimLeft(s)
 		if g.fam.trimOnce && g.state.phase == phaseContent {
 			g.state.trimming = false // one character at most, the first
 			t = s
-			if strings.IndexByte(cut, s[0]) >= 0 {
+			if strings.IndexByte(cut.chars, s[0]) >= 0 {
 				t = s[1:]
 			}
 		}
