@@ -302,18 +302,19 @@ func (g *harmonyGrammar) end(out emitter) {
 	}
 }
 
-// text routes text at offset at by where the grammar stands.
 // active says that every marker counts, and where text goes: a header's
-// text to the grammar, a body's that is reasoning or content, and text
-// between messages, straight to its section, and a tool call's straight to
-// its segment. Text that
-// ends a header (see text) changes only where text goes, which the grammar
-// still gets right: the stance does not move with it, so the driver does
-// not ask after every piece of a header.
+// text to the grammar, which holds it (directHeld), a body's that is
+// reasoning or content, and text between messages, straight to its
+// section, and a tool call's straight to its segment. Text that ends a
+// header (see text) changes only where text goes, which the grammar still
+// gets right (takeHeld declines text once no header is held): the stance
+// does not move with it, so the driver does not ask after every piece of a
+// header.
 func (g *harmonyGrammar) active() stance {
 	st := stance{mask: 1<<len(harmonyMarkers) - 1, direct: -1}
 	switch {
 	case g.phase == harmonyInHeader:
+		st.direct = directHeld
 	case g.phase == harmonyInBetween:
 		st.direct = int8(phaseContent)
 	case g.route == routeReasoning:
@@ -326,6 +327,7 @@ func (g *harmonyGrammar) active() stance {
 	return st
 }
 
+// text routes text at offset at by where the grammar stands.
 func (g *harmonyGrammar) text(s string, at int, out emitter) {
 	switch g.phase {
 	case harmonyInHeader:
@@ -339,6 +341,18 @@ func (g *harmonyGrammar) text(s string, at int, out emitter) {
 	default:
 		out(phaseContent, s, at) // text between messages: not Harmony, so shown
 	}
+}
+
+// takeHeld adds s, text at offset at, to the header held, unless it ends
+// the header (see text) or the grammar holds none.
+func (g *harmonyGrammar) takeHeld(s string, at int) bool {
+	if g.phase != harmonyInHeader || g.header.n+len(s) > maxHeader || strings.IndexByte(s, '\n') >= 0 {
+		return false
+	}
+	if s != "" {
+		g.header.add(s, at)
+	}
+	return true
 }
 
 // body sends body text where its header routes it.
