@@ -423,6 +423,7 @@ func (g *harmonyGrammar) marker(k, at int, out emitter) {
 
 // open ends the header at its <|message|> (at) and starts the body.
 func (g *harmonyGrammar) open(at int, out emitter) {
+	joined := g.prefix == "" && len(g.header.ps) > 1 // readHeader joins it in raw
 	g.msg = g.readHeader()
 	g.prefix = ""
 	g.route = g.msg.route()
@@ -434,12 +435,29 @@ func (g *harmonyGrammar) open(at int, out emitter) {
 	if g.route == routeSegment {
 		g.toolOpen = true
 		if g.rawTools {
-			g.degrade(out) // the header goes to content with the body, for the tool parser
-			out(phaseContent, harmonyMessage, at)
+			g.rawHeader(joined, at, out) // the header goes to content with the body, for the tool parser
 		} else {
 			g.segs.begin(g.msg.channel, g.msg.recipient, g.msg.contentType)
 		}
 	}
+	g.header.reset()
+}
+
+// rawHeader sends the header held and its <|message|>, at offset at, to
+// content. A stream's header that readHeader joined in raw (joined) goes as
+// one piece, copied from raw, where its pieces would be joined again with
+// the delta's; else it goes as degrade sends it.
+func (g *harmonyGrammar) rawHeader(joined bool, at int, out emitter) {
+	if !joined || g.segs.off {
+		g.degrade(out)
+		out(phaseContent, harmonyMessage, at)
+		return
+	}
+	slab := &g.segs.slab
+	start := slab.Begin(len(g.raw) + len(harmonyMessage))
+	slab.Write(g.raw)
+	slab.WriteString(harmonyMessage)
+	out(phaseContent, slab.End(start), g.header.ps[0].at)
 	g.header.reset()
 }
 
