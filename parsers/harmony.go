@@ -226,7 +226,7 @@ type harmonyGrammar struct {
 	finals    int  // final messages opened so far: the epochs of ExtractContentIDs
 	finalLast bool // the last header opened a final message, and no header began since
 
-	raw  []byte        // open: the header's text, joined when it came in pieces; the next header's overwrites it
+	raw  []byte        // the header's text, the prompt's part first, as it comes; the next header's overwrites it
 	kept harmonyHeader // the fields last kept by keep, each its own string
 	seen headerMemo    // the headers read last, by their text
 }
@@ -284,11 +284,11 @@ func (g *harmonyGrammar) clone() grammar {
 func (g *harmonyGrammar) cloneInto(dst grammar) {
 	c := dst.(*harmonyGrammar)
 	header, segs, raw, seen := c.header.ps, c.segs, c.raw, c.seen.reset()
-	*c = *g
-	c.header, c.segs, c.raw, c.seen = heldText{ps: emptied(header)}, segs, raw, seen
 	if cap(raw) > maxReuse {
-		c.raw = nil
+		raw = nil
 	}
+	*c = *g
+	c.header, c.segs, c.raw, c.seen = heldText{ps: emptied(header)}, segs, append(raw[:0], g.prefix...), seen
 	g.segs.cloneInto(&c.segs)
 }
 
@@ -331,8 +331,8 @@ func (g *harmonyGrammar) active() stance {
 func (g *harmonyGrammar) text(s string, at int, out emitter) {
 	switch g.phase {
 	case harmonyInHeader:
-		g.header.add(s, at)
-		if g.header.full() || strings.IndexByte(s, '\n') >= 0 {
+		g.hold(s, at)
+		if g.header.full() || hasNewline(s) {
 			g.degrade(out)
 			g.phase, g.route = harmonyInBody, routeContent
 		}
@@ -346,13 +346,38 @@ func (g *harmonyGrammar) text(s string, at int, out emitter) {
 // takeHeld adds s, text at offset at, to the header held, unless it ends
 // the header (see text) or the grammar holds none.
 func (g *harmonyGrammar) takeHeld(s string, at int) bool {
-	if g.phase != harmonyInHeader || g.header.n+len(s) > maxHeader || strings.IndexByte(s, '\n') >= 0 {
+	if g.phase != harmonyInHeader || g.header.n+len(s) > maxHeader || hasNewline(s) {
 		return false
 	}
 	if s != "" {
-		g.header.add(s, at)
+		g.hold(s, at)
 	}
 	return true
+}
+
+// hasNewline reports whether s holds a newline.
+func hasNewline(s string) bool {
+	if len(s) > 16 {
+		return strings.IndexByte(s, '\n') >= 0
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\n' {
+			return true
+		}
+	}
+	return false
+}
+
+// hold adds s, text or a control token at offset at, to the header held.
+func (g *harmonyGrammar) hold(s string, at int) {
+	g.header.add(s, at)
+	g.raw = append(g.raw, s...)
+}
+
+// forget forgets the header held, the prompt's part with it.
+func (g *harmonyGrammar) forget() {
+	g.header.reset()
+	g.raw, g.prefix = g.raw[:0], ""
 }
 
 // body sends body text where its header routes it.
@@ -372,13 +397,13 @@ func (g *harmonyGrammar) body(s string, at int, out emitter) {
 // it (prefix) was not a header either, and is forgotten.
 func (g *harmonyGrammar) degrade(out emitter) {
 	g.header.release(phaseContent, out)
-	g.prefix = ""
+	g.forget()
 }
 
 // beginHeader starts a header with control token mk at offset at.
 func (g *harmonyGrammar) beginHeader(mk string, at int) {
 	g.phase = harmonyInHeader
-	g.header.add(mk, at)
+	g.hold(mk, at)
 	g.finalLast = false
 }
 
@@ -389,7 +414,7 @@ func (g *harmonyGrammar) marker(k, at int, out emitter) {
 	case harmonyInHeader:
 		switch k {
 		case hmChannel, hmConstrain:
-			g.header.add(mk, at)
+			g.hold(mk, at)
 		case hmMessage:
 			g.open(at, out)
 		case hmStart:
@@ -423,9 +448,8 @@ func (g *harmonyGrammar) marker(k, at int, out emitter) {
 
 // open ends the header at its <|message|> (at) and starts the body.
 func (g *harmonyGrammar) open(at int, out emitter) {
-	joined := g.prefix == "" && len(g.header.ps) > 1 // readHeader joins it in raw
+	own := g.prefix == "" // raw is the header's own text
 	g.msg = g.readHeader()
-	g.prefix = ""
 	g.route = g.msg.route()
 	g.phase = harmonyInBody
 	g.finalLast = g.msg.channel == "final" && g.msg.recipient == ""
@@ -435,20 +459,20 @@ func (g *harmonyGrammar) open(at int, out emitter) {
 	if g.route == routeSegment {
 		g.toolOpen = true
 		if g.rawTools {
-			g.rawHeader(joined, at, out) // the header goes to content with the body, for the tool parser
+			g.rawHeader(own, at, out) // the header goes to content with the body, for the tool parser
 		} else {
 			g.segs.begin(g.msg.channel, g.msg.recipient, g.msg.contentType)
 		}
 	}
-	g.header.reset()
+	g.forget()
 }
 
 // rawHeader sends the header held and its <|message|>, at offset at, to
-// content. A stream's header that readHeader joined in raw (joined) goes as
-// one piece, copied from raw, where its pieces would be joined again with
-// the delta's; else it goes as degrade sends it.
-func (g *harmonyGrammar) rawHeader(joined bool, at int, out emitter) {
-	if !joined || g.segs.off {
+// content. A stream's header in pieces, when raw is its own text (own),
+// goes as one piece copied from raw, where its pieces would be joined
+// again with the delta's; else it goes as degrade sends it.
+func (g *harmonyGrammar) rawHeader(own bool, at int, out emitter) {
+	if !own || len(g.header.ps) < 2 || g.segs.off {
 		g.degrade(out)
 		out(phaseContent, harmonyMessage, at)
 		return
@@ -458,23 +482,14 @@ func (g *harmonyGrammar) rawHeader(joined bool, at int, out emitter) {
 	slab.Write(g.raw)
 	slab.WriteString(harmonyMessage)
 	out(phaseContent, slab.End(start), g.header.ps[0].at)
-	g.header.reset()
+	g.forget()
 }
 
-// readHeader parses the header held, the prompt's part (prefix) first. A
-// header that came in pieces is joined in raw, and its fields are kept
-// (see keep) so that none points into raw; the memo (seen) remembers it,
-// and a header it has is not parsed again.
+// readHeader parses the header held, its text in raw (the prompt's part
+// first). Its fields are kept (see keep) so that none points into raw; the
+// memo (seen) remembers it, and a header it has is not parsed again.
 func (g *harmonyGrammar) readHeader() harmonyHeader {
-	if g.prefix == "" && len(g.header.ps) == 1 { // rare: one piece, a string of its own
-		return parseHarmonyHeader(g.header.ps[0].s)
-	}
-	b := append(g.raw[:0], g.prefix...)
-	for _, p := range g.header.ps {
-		b = append(b, p.s...)
-	}
-	g.raw = b
-	raw := unsafe.String(unsafe.SliceData(b), len(b))
+	raw := unsafe.String(unsafe.SliceData(g.raw), len(g.raw))
 	if h, ok := g.seen.find(raw); ok {
 		return h
 	}
@@ -523,6 +538,7 @@ func harmonyStartOf(cfg reasoning.Config, tok tokenizer.Tokenizer, rawTools bool
 		}
 	case harmonyInHeader:
 		g.prefix = p.header.String()
+		g.raw = []byte(g.prefix)
 	default:
 		g.phase = harmonyInBetween
 	}
