@@ -332,7 +332,7 @@ func (g *harmonyGrammar) text(s string, at int, out emitter) {
 	switch g.phase {
 	case harmonyInHeader:
 		g.hold(s, at)
-		if g.header.full() || hasNewline(s) {
+		if g.header.full() || strings.IndexByte(s, '\n') >= 0 {
 			g.degrade(out)
 			g.phase, g.route = harmonyInBody, routeContent
 		}
@@ -346,26 +346,13 @@ func (g *harmonyGrammar) text(s string, at int, out emitter) {
 // takeHeld adds s, text at offset at, to the header held, unless it ends
 // the header (see text) or the grammar holds none.
 func (g *harmonyGrammar) takeHeld(s string, at int) bool {
-	if g.phase != harmonyInHeader || g.header.n+len(s) > maxHeader || hasNewline(s) {
+	if g.phase != harmonyInHeader || g.header.n+len(s) > maxHeader || strings.IndexByte(s, '\n') >= 0 {
 		return false
 	}
 	if s != "" {
 		g.hold(s, at)
 	}
 	return true
-}
-
-// hasNewline reports whether s holds a newline.
-func hasNewline(s string) bool {
-	if len(s) > 16 {
-		return strings.IndexByte(s, '\n') >= 0
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\n' {
-			return true
-		}
-	}
-	return false
 }
 
 // hold adds s, text or a control token at offset at, to the header held.
