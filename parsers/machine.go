@@ -831,9 +831,9 @@ func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	//
 	// The live driver's fast is -1 besides while the stream is finished
 	// (and direct too), or while the markers with IDs pending (s.watch)
-	// are not those the scanner watches for them (l.extra): a delta that
-	// used a pending ID up leaves the scanner watching its marker until
-	// the next slow delta. The common delta checks neither.
+	// are not those the scanner watches for them (l.extra), which a slow
+	// delta sets right before it returns (a delta that carried a marker's
+	// ID, or used one up). The common delta checks neither.
 	if l, t := &s.live, d.Text; l.fast >= 0 && t != "" && !holds(l.hold, t[len(t)-1]) {
 		if s.quietIDs(d.IDs) && l.sc.Quiet(t) {
 			l.pos += len(t)
@@ -862,19 +862,25 @@ func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	if !s.takeIDs(ids) {
 		return reasoning.Message{}
 	}
-	if s.watch != s.live.extra { // rare: a special token came where it does not count
-		s.live.extra = s.watch
-		s.live.sync()
-		if len(s.live.run) > 0 {
-			s.live.fast = -1 // the stance stays as it was, the run held
-		}
+	if s.watch != s.live.extra { // the delta carries a marker's ID
+		s.watchPending()
 	}
 	r, c := s.scratch()
 	s.live.feed(d.Text, s.backed, s.out)
-	if s.watch != s.live.extra { // rare: see above
-		s.live.fast = -1
+	if s.watch != s.live.extra { // an ID used up: the next delta may go direct
+		s.watchPending()
 	}
 	return s.joined(r, c)
+}
+
+// watchPending makes the live scanner watch the markers with IDs pending
+// (s.watch) besides those that count.
+func (s *shell) watchPending() {
+	s.live.extra = s.watch
+	s.live.sync()
+	if len(s.live.run) > 0 {
+		s.live.fast = -1 // the stance stays as it was, the run held
+	}
 }
 
 // toSegment sends d whole to the open segment, on the fast path's terms,
