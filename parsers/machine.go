@@ -849,7 +849,7 @@ func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	if s.live.direct == directSegment && s.toSegment(d) {
 		return reasoning.Message{}
 	}
-	if s.live.direct == directHeld && s.live.sc.Held() == "" && s.toHeld(d) {
+	if s.live.direct == directHeld && s.toHeld(d) {
 		return reasoning.Message{}
 	}
 	// Any other delta runs the driver, here rather than in a call of its
