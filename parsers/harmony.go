@@ -1,6 +1,7 @@
 package parsers
 
 import (
+	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/reasoning-go/reasoning"
 	"github.com/reasoning-go/reasoning/internal/catalog"
+	"github.com/reasoning-go/reasoning/internal/work"
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
@@ -214,9 +216,16 @@ var harmonySpec = machineSpec{markers: harmonyMarkers, endText: harmonyEndOfAnal
 
 // harmonyGrammar is Harmony's grammar: messages routed by their headers.
 type harmonyGrammar struct {
-	phase    harmonyPhase
-	header   heldText // harmonyInHeader: the header's text and markers, held back
-	prefix   string   // header text the prompt already held
+	phase harmonyPhase
+	// The header held back (harmonyInHeader) till its <|message|>: its
+	// text in raw, the prompt's part (prefix) first, and the offset (from)
+	// and length (held) of the output's part. Extract and the ID walks
+	// (segs.off) keep the pieces it came in besides (header), and emit
+	// them as they came; a stream emits it as one piece copied from raw.
+	header   heldText
+	from     int
+	held     int
+	prefix   string
 	msg      harmonyHeader
 	route    harmonyRoute
 	toolOpen bool           // the current message is a tool call that has not ended
@@ -226,7 +235,7 @@ type harmonyGrammar struct {
 	finals    int  // final messages opened so far: the epochs of ExtractContentIDs
 	finalLast bool // the last header opened a final message, and no header began since
 
-	raw  []byte        // the header's text, the prompt's part first, as it comes; the next header's overwrites it
+	raw  []byte        // the header's text, as it comes; the next header's overwrites it
 	kept harmonyHeader // the fields last kept by keep, each its own string
 	seen headerMemo    // the headers read last, by their text
 }
@@ -289,6 +298,7 @@ func (g *harmonyGrammar) cloneInto(dst grammar) {
 	}
 	*c = *g
 	c.header, c.segs, c.raw, c.seen = heldText{ps: emptied(header)}, segs, append(raw[:0], g.prefix...), seen
+	c.from, c.held = 0, 0
 	g.segs.cloneInto(&c.segs)
 }
 
@@ -332,7 +342,7 @@ func (g *harmonyGrammar) text(s string, at int, out emitter) {
 	switch g.phase {
 	case harmonyInHeader:
 		g.hold(s, at)
-		if g.header.full() || strings.IndexByte(s, '\n') >= 0 {
+		if g.held > maxHeader || strings.IndexByte(s, '\n') >= 0 {
 			g.degrade(out)
 			g.phase, g.route = harmonyInBody, routeContent
 		}
@@ -346,7 +356,7 @@ func (g *harmonyGrammar) text(s string, at int, out emitter) {
 // takeHeld adds s, text at offset at, to the header held, unless it ends
 // the header (see text) or the grammar holds none.
 func (g *harmonyGrammar) takeHeld(s string, at int) bool {
-	if g.phase != harmonyInHeader || g.header.n+len(s) > maxHeader || strings.IndexByte(s, '\n') >= 0 {
+	if g.phase != harmonyInHeader || g.held+len(s) > maxHeader || strings.IndexByte(s, '\n') >= 0 {
 		return false
 	}
 	if s != "" {
@@ -355,16 +365,28 @@ func (g *harmonyGrammar) takeHeld(s string, at int) bool {
 	return true
 }
 
-// hold adds s, text or a control token at offset at, to the header held.
+// hold adds s, text or a control token at offset at, to the header held:
+// the output's next bytes.
 func (g *harmonyGrammar) hold(s string, at int) {
-	g.header.add(s, at)
+	if g.held == 0 {
+		g.from = at
+	} else if work.Counting && at != g.from+g.held {
+		panic(fmt.Sprintf("parsers: Harmony header text at %d, not after the %d bytes held from %d", at, g.held, g.from))
+	}
+	g.held += len(s)
 	g.raw = append(g.raw, s...)
+	if g.segs.off {
+		g.header.add(s, at)
+	}
 }
+
+// heldText returns the output's part of the header held, in raw.
+func (g *harmonyGrammar) heldText() []byte { return g.raw[len(g.raw)-g.held:] }
 
 // forget forgets the header held, the prompt's part with it.
 func (g *harmonyGrammar) forget() {
 	g.header.reset()
-	g.raw, g.prefix = g.raw[:0], ""
+	g.raw, g.prefix, g.held = g.raw[:0], "", 0
 }
 
 // body sends body text where its header routes it.
@@ -383,7 +405,15 @@ func (g *harmonyGrammar) body(s string, at int, out emitter) {
 // it was not a header after all, and no text is lost. The prompt's part of
 // it (prefix) was not a header either, and is forgotten.
 func (g *harmonyGrammar) degrade(out emitter) {
-	g.header.release(phaseContent, out)
+	switch {
+	case g.segs.off:
+		g.header.release(phaseContent, out)
+	case g.held > 0:
+		slab := &g.segs.slab
+		start := slab.Begin(g.held)
+		slab.Write(g.heldText())
+		out(phaseContent, slab.End(start), g.from)
+	}
 	g.forget()
 }
 
@@ -435,7 +465,6 @@ func (g *harmonyGrammar) marker(k, at int, out emitter) {
 
 // open ends the header at its <|message|> (at) and starts the body.
 func (g *harmonyGrammar) open(at int, out emitter) {
-	own := g.prefix == "" // raw is the header's own text
 	g.msg = g.readHeader()
 	g.route = g.msg.route()
 	g.phase = harmonyInBody
@@ -446,7 +475,7 @@ func (g *harmonyGrammar) open(at int, out emitter) {
 	if g.route == routeSegment {
 		g.toolOpen = true
 		if g.rawTools {
-			g.rawHeader(own, at, out) // the header goes to content with the body, for the tool parser
+			g.rawHeader(at, out) // the header goes to content with the body, for the tool parser
 		} else {
 			g.segs.begin(g.msg.channel, g.msg.recipient, g.msg.contentType)
 		}
@@ -455,20 +484,19 @@ func (g *harmonyGrammar) open(at int, out emitter) {
 }
 
 // rawHeader sends the header held and its <|message|>, at offset at, to
-// content. A stream's header in pieces, when raw is its own text (own),
-// goes as one piece copied from raw, where its pieces would be joined
-// again with the delta's; else it goes as degrade sends it.
-func (g *harmonyGrammar) rawHeader(own bool, at int, out emitter) {
-	if !own || len(g.header.ps) < 2 || g.segs.off {
+// content, as degrade sends a header; a stream's with its <|message|> in
+// one piece.
+func (g *harmonyGrammar) rawHeader(at int, out emitter) {
+	if g.segs.off || g.held == 0 {
 		g.degrade(out)
 		out(phaseContent, harmonyMessage, at)
 		return
 	}
 	slab := &g.segs.slab
-	start := slab.Begin(len(g.raw) + len(harmonyMessage))
-	slab.Write(g.raw)
+	start := slab.Begin(g.held + len(harmonyMessage))
+	slab.Write(g.heldText())
 	slab.WriteString(harmonyMessage)
-	out(phaseContent, slab.End(start), g.header.ps[0].at)
+	out(phaseContent, slab.End(start), g.from)
 	g.forget()
 }
 
@@ -524,8 +552,8 @@ func harmonyStartOf(cfg reasoning.Config, tok tokenizer.Tokenizer, rawTools bool
 			}
 		}
 	case harmonyInHeader:
-		g.prefix = p.header.String()
-		g.raw = []byte(g.prefix)
+		g.raw = append(g.raw, p.raw...) // p's is all the prompt's
+		g.prefix = string(g.raw)
 	default:
 		g.phase = harmonyInBetween
 	}
