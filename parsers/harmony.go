@@ -356,19 +356,8 @@ func (g *harmonyGrammar) text(s string, at int, out emitter) {
 // takeHeld adds s, text at offset at, to the header held, unless it ends
 // the header (see text) or the grammar holds none.
 func (g *harmonyGrammar) takeHeld(s string, at int) bool {
-	if g.phase != harmonyInHeader || g.held+len(s) > maxHeader {
+	if g.phase != harmonyInHeader || g.held+len(s) > maxHeader || strings.IndexByte(s, '\n') >= 0 {
 		return false
-	}
-	if len(s) > 16 {
-		if strings.IndexByte(s, '\n') >= 0 {
-			return false
-		}
-	} else {
-		for i := range len(s) {
-			if s[i] == '\n' {
-				return false
-			}
-		}
 	}
 	if s != "" {
 		g.hold(s, at)
@@ -437,16 +426,17 @@ func (g *harmonyGrammar) beginHeader(mk string, at int) {
 
 // marker applies control token k.
 func (g *harmonyGrammar) marker(k, at int, out emitter) {
+	mk := harmonyMarkers[k]
 	switch g.phase {
 	case harmonyInHeader:
 		switch k {
 		case hmChannel, hmConstrain:
-			g.hold(harmonyMarkers[k], at)
+			g.hold(mk, at)
 		case hmMessage:
 			g.open(at, out)
 		case hmStart:
 			g.degrade(out) // the header before it never got its <|message|>
-			g.beginHeader(harmonyMarkers[k], at)
+			g.beginHeader(mk, at)
 		default: // a terminator ends a message that never had a body
 			g.degrade(out)
 			g.phase = harmonyInBetween
@@ -454,18 +444,18 @@ func (g *harmonyGrammar) marker(k, at int, out emitter) {
 	case harmonyInBody:
 		switch k {
 		case hmEnd, hmReturn, hmCall, hmEndOfText:
-			g.close(harmonyMarkers[k], at, out)
+			g.close(mk, at, out)
 			g.phase = harmonyInBetween
 		case hmStart, hmChannel: // a new message without the old one's terminator
 			g.close("", at, out)
-			g.beginHeader(harmonyMarkers[k], at)
+			g.beginHeader(mk, at)
 		default: // <|message|> or <|constrain|> inside a body: text
-			g.body(harmonyMarkers[k], at, out)
+			g.body(mk, at, out)
 		}
 	default:
 		switch k {
 		case hmStart, hmChannel:
-			g.beginHeader(harmonyMarkers[k], at)
+			g.beginHeader(mk, at)
 		case hmMessage: // a body without a header
 			g.msg, g.route, g.phase = harmonyHeader{}, routeContent, harmonyInBody
 		}
