@@ -1,6 +1,7 @@
 package parsers
 
 import (
+	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/reasoning-go/reasoning"
 	"github.com/reasoning-go/reasoning/internal/catalog"
+	"github.com/reasoning-go/reasoning/internal/work"
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
@@ -214,9 +216,16 @@ var harmonySpec = machineSpec{markers: harmonyMarkers, endText: harmonyEndOfAnal
 
 // harmonyGrammar is Harmony's grammar: messages routed by their headers.
 type harmonyGrammar struct {
-	phase    harmonyPhase
-	header   heldText // harmonyInHeader: the header's text and markers, held back
-	prefix   string   // header text the prompt already held
+	phase harmonyPhase
+	// The header held back (harmonyInHeader) till its <|message|>: its
+	// text in raw, the prompt's part (prefix) first, and the offset (from)
+	// and length (held) of the output's part. Extract and the ID walks
+	// (segs.off) keep the pieces it came in besides (header), and emit
+	// them as they came; a stream emits it as one piece copied from raw.
+	header   heldText
+	from     int
+	held     int
+	prefix   string
 	msg      harmonyHeader
 	route    harmonyRoute
 	toolOpen bool           // the current message is a tool call that has not ended
@@ -226,7 +235,7 @@ type harmonyGrammar struct {
 	finals    int  // final messages opened so far: the epochs of ExtractContentIDs
 	finalLast bool // the last header opened a final message, and no header began since
 
-	raw  []byte        // open: the header's text, joined when it came in pieces; the next header's overwrites it
+	raw  []byte        // the header's text, as it comes; the next header's overwrites it
 	kept harmonyHeader // the fields last kept by keep, each its own string
 	seen headerMemo    // the headers read last, by their text
 }
@@ -284,11 +293,12 @@ func (g *harmonyGrammar) clone() grammar {
 func (g *harmonyGrammar) cloneInto(dst grammar) {
 	c := dst.(*harmonyGrammar)
 	header, segs, raw, seen := c.header.ps, c.segs, c.raw, c.seen.reset()
-	*c = *g
-	c.header, c.segs, c.raw, c.seen = heldText{ps: emptied(header)}, segs, raw, seen
 	if cap(raw) > maxReuse {
-		c.raw = nil
+		raw = nil
 	}
+	*c = *g
+	c.header, c.segs, c.raw, c.seen = heldText{ps: emptied(header)}, segs, append(raw[:0], g.prefix...), seen
+	c.from, c.held = 0, 0
 	g.segs.cloneInto(&c.segs)
 }
 
@@ -302,18 +312,19 @@ func (g *harmonyGrammar) end(out emitter) {
 	}
 }
 
-// text routes text at offset at by where the grammar stands.
 // active says that every marker counts, and where text goes: a header's
-// text to the grammar, a body's that is reasoning or content, and text
-// between messages, straight to its section, and a tool call's straight to
-// its segment. Text that
-// ends a header (see text) changes only where text goes, which the grammar
-// still gets right: the stance does not move with it, so the driver does
-// not ask after every piece of a header.
+// text to the grammar, which holds it (directHeld), a body's that is
+// reasoning or content, and text between messages, straight to its
+// section, and a tool call's straight to its segment. Text that ends a
+// header (see text) changes only where text goes, which the grammar still
+// gets right (takeHeld declines text once no header is held): the stance
+// does not move with it, so the driver does not ask after every piece of a
+// header.
 func (g *harmonyGrammar) active() stance {
 	st := stance{mask: 1<<len(harmonyMarkers) - 1, direct: -1}
 	switch {
 	case g.phase == harmonyInHeader:
+		st.direct = directHeld
 	case g.phase == harmonyInBetween:
 		st.direct = int8(phaseContent)
 	case g.route == routeReasoning:
@@ -326,11 +337,12 @@ func (g *harmonyGrammar) active() stance {
 	return st
 }
 
+// text routes text at offset at by where the grammar stands.
 func (g *harmonyGrammar) text(s string, at int, out emitter) {
 	switch g.phase {
 	case harmonyInHeader:
-		g.header.add(s, at)
-		if g.header.full() || strings.IndexByte(s, '\n') >= 0 {
+		g.hold(s, at)
+		if g.held > maxHeader || strings.IndexByte(s, '\n') >= 0 {
 			g.degrade(out)
 			g.phase, g.route = harmonyInBody, routeContent
 		}
@@ -339,6 +351,42 @@ func (g *harmonyGrammar) text(s string, at int, out emitter) {
 	default:
 		out(phaseContent, s, at) // text between messages: not Harmony, so shown
 	}
+}
+
+// takeHeld adds s, text at offset at, to the header held, unless it ends
+// the header (see text) or the grammar holds none.
+func (g *harmonyGrammar) takeHeld(s string, at int) bool {
+	if g.phase != harmonyInHeader || g.held+len(s) > maxHeader || strings.IndexByte(s, '\n') >= 0 {
+		return false
+	}
+	if s != "" {
+		g.hold(s, at)
+	}
+	return true
+}
+
+// hold adds s, text or a control token at offset at, to the header held:
+// the output's next bytes.
+func (g *harmonyGrammar) hold(s string, at int) {
+	if g.held == 0 {
+		g.from = at
+	} else if work.Counting && at != g.from+g.held {
+		panic(fmt.Sprintf("parsers: Harmony header text at %d, not after the %d bytes held from %d", at, g.held, g.from))
+	}
+	g.held += len(s)
+	g.raw = append(g.raw, s...)
+	if g.segs.off {
+		g.header.add(s, at)
+	}
+}
+
+// heldText returns the output's part of the header held, in raw.
+func (g *harmonyGrammar) heldText() []byte { return g.raw[len(g.raw)-g.held:] }
+
+// forget forgets the header held, the prompt's part with it.
+func (g *harmonyGrammar) forget() {
+	g.header.reset()
+	g.raw, g.prefix, g.held = g.raw[:0], "", 0
 }
 
 // body sends body text where its header routes it.
@@ -357,14 +405,22 @@ func (g *harmonyGrammar) body(s string, at int, out emitter) {
 // it was not a header after all, and no text is lost. The prompt's part of
 // it (prefix) was not a header either, and is forgotten.
 func (g *harmonyGrammar) degrade(out emitter) {
-	g.header.release(phaseContent, out)
-	g.prefix = ""
+	switch {
+	case g.segs.off:
+		g.header.release(phaseContent, out)
+	case g.held > 0:
+		slab := &g.segs.slab
+		start := slab.Begin(g.held)
+		slab.Write(g.heldText())
+		out(phaseContent, slab.End(start), g.from)
+	}
+	g.forget()
 }
 
 // beginHeader starts a header with control token mk at offset at.
 func (g *harmonyGrammar) beginHeader(mk string, at int) {
 	g.phase = harmonyInHeader
-	g.header.add(mk, at)
+	g.hold(mk, at)
 	g.finalLast = false
 }
 
@@ -375,7 +431,7 @@ func (g *harmonyGrammar) marker(k, at int, out emitter) {
 	case harmonyInHeader:
 		switch k {
 		case hmChannel, hmConstrain:
-			g.header.add(mk, at)
+			g.hold(mk, at)
 		case hmMessage:
 			g.open(at, out)
 		case hmStart:
@@ -410,7 +466,6 @@ func (g *harmonyGrammar) marker(k, at int, out emitter) {
 // open ends the header at its <|message|> (at) and starts the body.
 func (g *harmonyGrammar) open(at int, out emitter) {
 	g.msg = g.readHeader()
-	g.prefix = ""
 	g.route = g.msg.route()
 	g.phase = harmonyInBody
 	g.finalLast = g.msg.channel == "final" && g.msg.recipient == ""
@@ -420,29 +475,36 @@ func (g *harmonyGrammar) open(at int, out emitter) {
 	if g.route == routeSegment {
 		g.toolOpen = true
 		if g.rawTools {
-			g.degrade(out) // the header goes to content with the body, for the tool parser
-			out(phaseContent, harmonyMessage, at)
+			g.rawHeader(at, out) // the header goes to content with the body, for the tool parser
 		} else {
 			g.segs.begin(g.msg.channel, g.msg.recipient, g.msg.contentType)
 		}
 	}
-	g.header.reset()
+	g.forget()
 }
 
-// readHeader parses the header held, the prompt's part (prefix) first. A
-// header that came in pieces is joined in raw, and its fields are kept
-// (see keep) so that none points into raw; the memo (seen) remembers it,
-// and a header it has is not parsed again.
+// rawHeader sends the header held and its <|message|>, at offset at, to
+// content, as degrade sends a header; a stream's with its <|message|> in
+// one piece.
+func (g *harmonyGrammar) rawHeader(at int, out emitter) {
+	if g.segs.off || g.held == 0 {
+		g.degrade(out)
+		out(phaseContent, harmonyMessage, at)
+		return
+	}
+	slab := &g.segs.slab
+	start := slab.Begin(g.held + len(harmonyMessage))
+	slab.Write(g.heldText())
+	slab.WriteString(harmonyMessage)
+	out(phaseContent, slab.End(start), g.from)
+	g.forget()
+}
+
+// readHeader parses the header held, its text in raw (the prompt's part
+// first). Its fields are kept (see keep) so that none points into raw; the
+// memo (seen) remembers it, and a header it has is not parsed again.
 func (g *harmonyGrammar) readHeader() harmonyHeader {
-	if g.prefix == "" && len(g.header.ps) == 1 { // rare: one piece, a string of its own
-		return parseHarmonyHeader(g.header.ps[0].s)
-	}
-	b := append(g.raw[:0], g.prefix...)
-	for _, p := range g.header.ps {
-		b = append(b, p.s...)
-	}
-	g.raw = b
-	raw := unsafe.String(unsafe.SliceData(b), len(b))
+	raw := unsafe.String(unsafe.SliceData(g.raw), len(g.raw))
 	if h, ok := g.seen.find(raw); ok {
 		return h
 	}
@@ -490,7 +552,8 @@ func harmonyStartOf(cfg reasoning.Config, tok tokenizer.Tokenizer, rawTools bool
 			}
 		}
 	case harmonyInHeader:
-		g.prefix = p.header.String()
+		g.raw = append(g.raw, p.raw...) // p's is all the prompt's
+		g.prefix = string(g.raw)
 	default:
 		g.phase = harmonyInBetween
 	}

@@ -400,3 +400,53 @@ func TestBeamToolHeader(t *testing.T) {
 		}
 	}
 }
+
+// TestHarmonyHeldHeader streams headers whose text comes in deltas of its
+// own, which the grammar holds as they come, to both Harmony names, in
+// deltas of a few bytes and of one token with IDs: headers that reach
+// <|message|>, and text that turns out to be no header (a newline, more
+// than 256 bytes, a terminator, a new <|start|>, the end of the output,
+// with a part the prompt began). Each stream says what Extract says.
+func TestHarmonyHeldHeader(t *testing.T) {
+	markers := []string{"<|start|>", "<|channel|>", "<|message|>", "<|constrain|>", "<|end|>", "<|return|>", "<|call|>", "<|endoftext|>"}
+	tok := conformance.ToyVocab(markers)
+	long := strings.Repeat("x", 250)
+	outs := []string{
+		"<|channel|>analysis<|message|>Think.<|end|><|start|>assistant<|channel|>final<|message|>Done.<|return|>",
+		"<|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{}<|call|>",
+		"<|start|>assistant and\nmore<|channel|>final<|message|>Done.",
+		"<|start|>assistant" + long + "<|channel|>final<|message|>Done.",
+		"<|start|>" + long[:240] + "<|channel|>final<|message|>Done.",
+		"<|start|>assistant<|end|>after<|start|>assistant<|start|>again<|channel|>final<|message|>Done.",
+		"<|channel|>analysis<|message|>Think.<|end|><|start|>assistant<|channel|>fin",
+	}
+	for _, name := range []string{"openai_gptoss", "beam"} {
+		for _, prompt := range []string{"", "<|start|>assistant<|channel|>comm"} {
+			for _, out := range outs {
+				p, err := reasoning.New(name, tok, reasoning.WithPrompt(prompt, nil))
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := p.Extract(out)
+				for _, n := range []int{1, 2, 3, 5, 8, 0} {
+					var deltas []reasoning.Delta
+					if n == 0 { // one token per delta, with its ID
+						for _, id := range tok.Encode(out) {
+							deltas = append(deltas, reasoning.Delta{Text: tok.Decode([]int{id}), IDs: []int{id}})
+						}
+					}
+					for i := 0; n > 0 && i < len(out); i += n {
+						deltas = append(deltas, reasoning.Delta{Text: out[i:min(len(out), i+n)]})
+					}
+					q, err := reasoning.New(name, tok, reasoning.WithPrompt(prompt, nil))
+					if err != nil {
+						t.Fatal(err)
+					}
+					if diff := cmp.Diff(want, reasoning.Collect(q, deltas)); diff != "" {
+						t.Errorf("%s, prompt %q, %q in %d-byte deltas (0: tokens): Collect differs from Extract (-Extract +Collect):\n%s", name, prompt, out, n, diff)
+					}
+				}
+			}
+		}
+	}
+}

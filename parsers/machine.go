@@ -70,8 +70,8 @@ type stance struct {
 	moves bool
 	// direct is the section text goes to as it comes, with nothing held
 	// or dropped, so that the driver sends it there itself; -1 when the
-	// grammar must see the text, or directSegment. The driver reads it
-	// only where moves is false.
+	// grammar must see the text, or directSegment, or directHeld. The
+	// driver reads it only where moves is false.
 	direct int8
 	// hold, with direct, is what the grammar holds back at the end of text
 	// that goes direct, as a set of bytes (bit c for byte c, below 64):
@@ -90,6 +90,20 @@ type stance struct {
 // the grammar sees it, as for -1, but the shell may add a delta there
 // itself, as it sends one to the section a direct >= 0 names.
 const directSegment = -2
+
+// directHeld is a stance's direct where the grammar holds text back as it
+// comes (a header waiting for its end), emitting nothing: the grammar sees
+// it, as for -1, but the shell may hand it a delta itself (heldTaker).
+const directHeld = -3
+
+// heldTaker is an optional interface of a grammar whose stance may be
+// directHeld.
+type heldTaker interface {
+	// takeHeld takes s, text at offset at that holds no marker, and reports
+	// whether the grammar only held it back; when it would do more with it
+	// (s ends what it holds), it takes none of it and reports false.
+	takeHeld(s string, at int) bool
+}
 
 // holds reports whether c is in set, a stance's hold.
 func holds(set uint64, c byte) bool { return c < 64 && set&(1<<c) != 0 }
@@ -622,6 +636,7 @@ type shell struct {
 	stream
 	out  emitter         // the streaming emitter, made once
 	segs *segmentBuilder // the live grammar's segments (segmented), else nil
+	held heldTaker       // the live grammar, when it is a heldTaker, else nil
 
 	tok    tokenizer.Tokenizer // nil: text only; the ID methods see no marker
 	turn   int                 // ID of spec.turn when it is one token, else -1
@@ -732,6 +747,7 @@ func (s *shell) start(initial grammar) reasoning.Parser {
 	if sg, ok := s.live.g.(segmented); ok {
 		s.segs = sg.segments()
 	}
+	s.held, _ = s.live.g.(heldTaker)
 	s.rules = walkRules{s}
 	if r, ok := initial.(idRuler); ok {
 		if rules := r.idRules(s); rules != nil {
@@ -821,9 +837,9 @@ func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	//
 	// The live driver's fast is -1 besides while the stream is finished
 	// (and direct too), or while the markers with IDs pending (s.watch)
-	// are not those the scanner watches for them (l.extra): a delta that
-	// used a pending ID up leaves the scanner watching its marker until
-	// the next slow delta. The common delta checks neither.
+	// are not those the scanner watches for them (l.extra), which a slow
+	// delta sets right before it returns (a delta that carried a marker's
+	// ID, or used one up). The common delta checks neither.
 	if l, t := &s.live, d.Text; l.fast >= 0 && t != "" && !holds(l.hold, t[len(t)-1]) {
 		if s.quietIDs(d.IDs) && l.sc.Quiet(t) {
 			l.pos += len(t)
@@ -839,6 +855,9 @@ func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	if s.live.direct == directSegment && s.toSegment(d) {
 		return reasoning.Message{}
 	}
+	if s.live.direct == directHeld && s.toHeld(d) {
+		return reasoning.Message{}
+	}
 	// Any other delta runs the driver, here rather than in a call of its
 	// own, which a grammar that never takes text direct would pay for
 	// every delta.
@@ -849,19 +868,25 @@ func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	if !s.takeIDs(ids) {
 		return reasoning.Message{}
 	}
-	if s.watch != s.live.extra { // rare: a special token came where it does not count
-		s.live.extra = s.watch
-		s.live.sync()
-		if len(s.live.run) > 0 {
-			s.live.fast = -1 // the stance stays as it was, the run held
-		}
+	if s.watch != s.live.extra { // the delta carries a marker's ID
+		s.watchPending()
 	}
 	r, c := s.scratch()
 	s.live.feed(d.Text, s.backed, s.out)
-	if s.watch != s.live.extra { // rare: see above
-		s.live.fast = -1
+	if s.watch != s.live.extra { // an ID used up: the next delta may go direct
+		s.watchPending()
 	}
 	return s.joined(r, c)
+}
+
+// watchPending makes the live scanner watch the markers with IDs pending
+// (s.watch) besides those that count.
+func (s *shell) watchPending() {
+	s.live.extra = s.watch
+	s.live.sync()
+	if len(s.live.run) > 0 {
+		s.live.fast = -1 // the stance stays as it was, the run held
+	}
 }
 
 // toSegment sends d whole to the open segment, on the fast path's terms,
@@ -879,6 +904,21 @@ func (s *shell) toSegment(d reasoning.Delta) bool {
 	l.pos += len(d.Text)
 	l.fed += len(d.Text)
 	s.segs.add(d.Text)
+	return true
+}
+
+// toHeld hands d whole to the grammar, on the fast path's terms, where its
+// stance says it holds text back (directHeld), and reports whether the
+// grammar held it.
+//
+//go:noinline
+func (s *shell) toHeld(d reasoning.Delta) bool {
+	l := &s.live
+	if s.watch != l.extra || !s.quietIDs(d.IDs) || !l.sc.Quiet(d.Text) || !s.held.takeHeld(d.Text, l.pos) {
+		return false
+	}
+	l.pos += len(d.Text)
+	l.fed += len(d.Text)
 	return true
 }
 

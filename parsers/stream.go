@@ -262,6 +262,9 @@ func (s *stream) scratch() (r, c *pieces) {
 // joined is the Message of one delta's pieces: joined in the stream's slab,
 // so that a delta costs no allocation when it joins held text with new.
 func (s *stream) joined(r, c *pieces) reasoning.Message {
+	if r.n == 0 && c.n == 0 { // a delta held back whole, or one of markers
+		return reasoning.Message{}
+	}
 	return reasoning.Message{Reasoning: r.join(&s.slab), Content: c.join(&s.slab)}
 }
 
