@@ -59,8 +59,11 @@ type Scanner struct {
 	// read: a set that changes at every marker of a long delta (Extract) is
 	// not paid for there, and a grammar that moves back and forth between a
 	// few sets fills each table once.
-	tabs    [setsKept + 1][256]uint8
-	tabOf   [setsKept + 1]uint64
+	tabs  [setsKept + 1][256]uint8
+	tabOf [setsKept + 1]uint64
+	// seconds[i] is the set of the second bytes of tabs[i]'s markers (bit
+	// c%64 of word c/64 for byte c), where several begin with one byte.
+	seconds [setsKept + 1][4]uint64
 	slot    int    // the active set's entry of tabs
 	only    int    // the one first byte all active markers share, else -1
 	lead    string // the longest prefix all active markers share ("" when none)
@@ -213,13 +216,18 @@ func (s *Scanner) table() *[256]uint8 {
 
 // fillTable fills the active set's table for it.
 func (s *Scanner) fillTable() {
-	t := &s.tabs[s.slot]
+	t, second := &s.tabs[s.slot], &s.seconds[s.slot]
 	for m := s.tabOf[s.slot]; m != 0; m &= m - 1 { // the first bytes set so far, and no others
 		t[s.markers[bits.TrailingZeros64(m)][0]] = 0
 	}
+	*second = [4]uint64{}
 	for m := s.active; m != 0; m &= m - 1 {
 		k := bits.TrailingZeros64(m)
-		c := s.markers[k][0]
+		mk := s.markers[k]
+		if len(mk) > 1 {
+			second[mk[1]>>6] |= 1 << (mk[1] & 63)
+		}
+		c := mk[0]
 		if t[c] == 0 {
 			t[c] = uint8(k + 1)
 		} else {
@@ -306,15 +314,17 @@ func (s *Scanner) startAt(c uint8, t string) (k int, cand uint64) {
 		}
 		return -1, 1 << k
 	}
+	if len(t) > 1 && s.seconds[s.slot][t[1]>>6]&(1<<(t[1]&63)) == 0 { // no marker goes on with t[1]
+		return -1, 0
+	}
 	for m := s.active; m != 0; m &= m - 1 {
 		j := bits.TrailingZeros64(m)
 		mk := s.markers[j]
 		work.Add(len(mk))
-		if len(mk) <= len(t) {
-			if t[:len(mk)] == mk {
-				return j, 0
-			}
-		} else if mk[:len(t)] == t {
+		switch n := commonPrefix(mk, t); {
+		case n == len(mk):
+			return j, 0
+		case n == len(t):
 			cand |= 1 << j
 		}
 	}
