@@ -177,6 +177,10 @@ type museGrammar struct {
 	// the offset after its "to=", and the offset after it once spaces
 	// follow it; 0 until then (a recipient never begins the text).
 	nameAt, nameEnd int
+	// name says which of the recipients a body's route takes from its
+	// name alone ("self", "user") the recipient's bytes so far may begin,
+	// so that those need not be read back from the header's pieces.
+	name museNames
 
 	route     museRoute
 	recipient string
@@ -281,7 +285,9 @@ func (g *museGrammar) text(s string, at int, out emitter) {
 			case hg == hgRoleSpace:
 				g.role = false
 			case hg == hgEq:
-				g.role, g.nameAt = false, base+i+1
+				g.role, g.nameAt, g.name = false, base+i+1, nameSelf|nameUser
+			case hg == hgName:
+				g.name &= namesAt(s[i], base+i-g.nameAt)
 			case hg == hgTrail && g.nameEnd == 0:
 				g.nameEnd = base + i
 			}
@@ -530,7 +536,16 @@ func (g *museGrammar) openHeader(at int, out emitter) {
 		if end == 0 {
 			end = len(g.prefix) + g.header.n
 		}
-		recipient = g.headerSpan(g.nameAt, end)
+		switch {
+		case end-g.nameAt != len("self"): // "user" too
+			recipient = g.headerSpan(g.nameAt, end)
+		case g.name&nameSelf != 0:
+			recipient = "self"
+		case g.name&nameUser != 0:
+			recipient = "user"
+		default:
+			recipient = g.headerSpan(g.nameAt, end)
+		}
 	}
 	// The text of a tool channel's header from its "to=" on, for muse_glimmer.
 	var from []piece
@@ -548,6 +563,28 @@ func (g *museGrammar) openHeader(at int, out emitter) {
 	g.header.reset()
 	g.prefix = ""
 	g.open(recipient, from, at, out)
+}
+
+// museNames is a set of the recipients named in museNames' constants.
+type museNames uint8
+
+const (
+	nameSelf museNames = 1 << iota // "self"
+	nameUser                       // "user"
+)
+
+// namesAt returns the recipients in museNames whose byte i is c.
+func namesAt(c byte, i int) museNames {
+	var m museNames
+	if i < len("self") { // "user" too
+		if "self"[i] == c {
+			m |= nameSelf
+		}
+		if "user"[i] == c {
+			m |= nameUser
+		}
+	}
+	return m
 }
 
 // headerSpan returns the header's text (prefix, then header) from offset
@@ -624,7 +661,7 @@ func museStartOf(cfg reasoning.Config, tok tokenizer.Tokenizer, handOff bool) *m
 	switch p.phase {
 	case museInHeader:
 		g.hg, g.role, g.prefix = p.hg, p.role, p.header.String()
-		g.nameAt, g.nameEnd = p.nameAt, p.nameEnd
+		g.nameAt, g.nameEnd, g.name = p.nameAt, p.nameEnd, p.name
 	case museInBody:
 		if p.route == museToTool {
 			g.segs.begin("", p.recipient, "")
