@@ -261,14 +261,12 @@ func (s *Scanner) Quiet(t string) bool {
 	switch {
 	case s.only >= 0:
 		return strings.IndexByte(t, byte(s.only)) < 0
-	case s.active == 0:
-		return true
 	case len(t) > 32: // Next searches it once
-		return false
+		return s.active == 0
 	}
 	// The active markers begin with different bytes, one of which may be
-	// common in text (Muse's "to="): a marker may start only where one
-	// does.
+	// common in text (Muse's "to="), or there are none: a marker may start
+	// only where one begins.
 	first := s.table()
 	for i := 0; i < len(t); i++ {
 		c := first[t[i]]
@@ -442,7 +440,11 @@ func (s *Scanner) hold(cand uint64, n int) {
 func (s *Scanner) extend(h, b string) (k int, more uint64) {
 	for m := s.cand; m != 0; m &= m - 1 {
 		k := bits.TrailingZeros64(m)
-		tail := s.markers[k][len(h):]
+		mk := s.markers[k]
+		if b != "" && mk[len(h)] != b[0] { // they part at once
+			continue
+		}
+		tail := mk[len(h):]
 		work.Add(len(tail))
 		n := min(len(tail), len(b))
 		i := 0
