@@ -104,6 +104,27 @@ const (
 	hgBad                            // not a header
 )
 
+// headerMoves is next as a table: headerMoves[roleIndex(role)][g][c] is
+// g.next(c, role).
+var headerMoves = func() (t [2][hgBad + 1][256]headerGrammar) {
+	for r := range t {
+		for g := range t[r] {
+			for c := range t[r][g] {
+				t[r][g][c] = headerGrammar(g).next(byte(c), r == 1)
+			}
+		}
+	}
+	return t
+}()
+
+// roleIndex is headerMoves' index for role.
+func roleIndex(role bool) int {
+	if role {
+		return 1
+	}
+	return 0
+}
+
 // next moves the grammar over byte c. role says whether a role word may
 // still come (the header began with <|start|> and none has been seen).
 func (g headerGrammar) next(c byte, role bool) headerGrammar {
@@ -177,10 +198,6 @@ type museGrammar struct {
 	// the offset after its "to=", and the offset after it once spaces
 	// follow it; 0 until then (a recipient never begins the text).
 	nameAt, nameEnd int
-	// name says which of the recipients a body's route takes from its
-	// name alone ("self", "user") the recipient's bytes so far may begin,
-	// so that those need not be read back from the header's pieces.
-	name museNames
 
 	route     museRoute
 	recipient string
@@ -281,13 +298,11 @@ func (g *museGrammar) text(s string, at int, out emitter) {
 	case museInHeader:
 		hg, base := g.hg, len(g.prefix)+g.header.n
 		for i := 0; i < len(s) && hg != hgBad; i++ {
-			switch hg = hg.next(s[i], g.role); {
+			switch hg = headerMoves[roleIndex(g.role)][hg][s[i]]; {
 			case hg == hgRoleSpace:
 				g.role = false
 			case hg == hgEq:
-				g.role, g.nameAt, g.name = false, base+i+1, nameSelf|nameUser
-			case hg == hgName:
-				g.name &= namesAt(s[i], base+i-g.nameAt)
+				g.role, g.nameAt = false, base+i+1
 			case hg == hgTrail && g.nameEnd == 0:
 				g.nameEnd = base + i
 			}
@@ -536,12 +551,10 @@ func (g *museGrammar) openHeader(at int, out emitter) {
 		if end == 0 {
 			end = len(g.prefix) + g.header.n
 		}
-		switch {
-		case end-g.nameAt != len("self"): // "user" too
-			recipient = g.headerSpan(g.nameAt, end)
-		case g.name&nameSelf != 0:
+		switch n := end - g.nameAt; {
+		case n == len("self") && g.headerHas(g.nameAt, "self"):
 			recipient = "self"
-		case g.name&nameUser != 0:
+		case n == len("user") && g.headerHas(g.nameAt, "user"):
 			recipient = "user"
 		default:
 			recipient = g.headerSpan(g.nameAt, end)
@@ -565,26 +578,27 @@ func (g *museGrammar) openHeader(at int, out emitter) {
 	g.open(recipient, from, at, out)
 }
 
-// museNames is a set of the recipients named in museNames' constants.
-type museNames uint8
-
-const (
-	nameSelf museNames = 1 << iota // "self"
-	nameUser                       // "user"
-)
-
-// namesAt returns the recipients in museNames whose byte i is c.
-func namesAt(c byte, i int) museNames {
-	var m museNames
-	if i < len("self") { // "user" too
-		if "self"[i] == c {
-			m |= nameSelf
+// headerHas reports whether the header's text (prefix, then header) has w
+// at offset from, read where it lies: a recipient Muse routes by its name
+// alone ("self", "user") is not joined from the pieces a delta cut it in.
+func (g *museGrammar) headerHas(from int, w string) bool {
+	off := 0 // where the piece looked at begins
+	for i := -1; i < len(g.header.ps) && w != ""; i++ {
+		s := g.prefix
+		if i >= 0 {
+			s = g.header.ps[i].s
 		}
-		if "user"[i] == c {
-			m |= nameUser
+		if from < off+len(s) {
+			a := from - off
+			n := min(len(s)-a, len(w))
+			if s[a:a+n] != w[:n] {
+				return false
+			}
+			w, from = w[n:], from+n
 		}
+		off += len(s)
 	}
-	return m
+	return w == ""
 }
 
 // headerSpan returns the header's text (prefix, then header) from offset
@@ -661,7 +675,7 @@ func museStartOf(cfg reasoning.Config, tok tokenizer.Tokenizer, handOff bool) *m
 	switch p.phase {
 	case museInHeader:
 		g.hg, g.role, g.prefix = p.hg, p.role, p.header.String()
-		g.nameAt, g.nameEnd, g.name = p.nameAt, p.nameEnd, p.name
+		g.nameAt, g.nameEnd = p.nameAt, p.nameEnd
 	case museInBody:
 		if p.route == museToTool {
 			g.segs.begin("", p.recipient, "")
