@@ -261,12 +261,14 @@ func (s *Scanner) Quiet(t string) bool {
 	switch {
 	case s.only >= 0:
 		return strings.IndexByte(t, byte(s.only)) < 0
+	case s.active == 0:
+		return true
 	case len(t) > 32: // Next searches it once
-		return s.active == 0
+		return false
 	}
 	// The active markers begin with different bytes, one of which may be
-	// common in text (Muse's "to="), or there are none: a marker may start
-	// only where one begins.
+	// common in text (Muse's "to="): a marker may start only where one
+	// does.
 	first := s.table()
 	for i := 0; i < len(t); i++ {
 		c := first[t[i]]
@@ -381,7 +383,7 @@ func (s *Scanner) Next() (held, text string, m int) {
 		held, s.held, s.cand = h, "", 0
 	}
 	rest := s.delta[s.cur:]
-	if s.lead == "" && len(rest) <= 32 { // a delta, where the markers begin with different bytes
+	if s.only < 0 && len(rest) <= 32 && s.active != 0 { // a delta, where the markers begin with different bytes
 		return s.nextShort(held, rest)
 	}
 	if s.noneStarts(rest) { // the common delta: nothing to look for
