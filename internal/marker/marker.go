@@ -86,10 +86,11 @@ type Scanner struct {
 	// set's), so that a grammar that moves between a few sets at every
 	// marker, as one does over a text dense in markers, does not derive
 	// them anew each time: most move back and forth between two.
-	prev    activeSet
-	sets    [setsKept]activeSet
-	setNext int    // the entry of sets the next new set replaces
-	all     uint64 // every marker
+	prev     activeSet
+	prevSlot int // prev's entry of tabs
+	sets     [setsKept]activeSet
+	setNext  int    // the entry of sets the next new set replaces
+	all      uint64 // every marker
 
 	slab *Slab // joins held text with a delta in Flush; nil: one of its own, made when needed
 
@@ -107,12 +108,7 @@ type Scanner struct {
 // all of them active, with nothing held.
 func (s *Scanner) Reset(markers []string) {
 	*s = Scanner{markers: markers, slab: s.slab, all: 1<<len(markers) - 1}
-	for i := range s.sets {
-		s.sets[i].slot = int32(i)
-	}
-	e := s.derive(s.all) // not remembered: a Scanner reset for a few tokens pays nothing for sets
-	e.slot = setsKept
-	s.use(e)
+	s.use(s.derive(s.all), setsKept) // not remembered: a Scanner reset for a few tokens pays nothing for sets
 }
 
 // setsKept is how many sets SetActive remembers.
@@ -139,17 +135,18 @@ func (s *Scanner) join(a, b string) string {
 // Held text is re-examined against the new set by the next call to Next.
 func (s *Scanner) SetActive(mask uint64) {
 	mask &= s.all
-	e := s.prev
+	e, slot := s.prev, s.prevSlot
 	if e.mask != mask {
-		e = *s.set(mask)
+		slot = s.set(mask)
+		e = s.sets[slot]
 	}
-	s.prev = activeSet{s.active, s.lead, int32(s.longest), int32(s.short), int32(s.slot)}
-	s.use(e)
+	s.prev, s.prevSlot = activeSet{s.active, s.lead, int32(s.longest), int32(s.short)}, s.slot
+	s.use(e, slot)
 }
 
-// use makes e the active set.
-func (s *Scanner) use(e activeSet) {
-	s.active, s.lead, s.longest, s.short, s.slot = e.mask, e.lead, int(e.longest), int(e.short), int(e.slot)
+// use makes e, whose table is tabs[slot], the active set.
+func (s *Scanner) use(e activeSet, slot int) {
+	s.active, s.lead, s.longest, s.short, s.slot = e.mask, e.lead, int(e.longest), int(e.short), slot
 	s.only = -1
 	if s.lead != "" {
 		s.only = int(s.lead[0])
@@ -161,25 +158,24 @@ type activeSet struct {
 	mask           uint64 // the set
 	lead           string // the longest prefix its markers share ("" when none)
 	longest, short int32  // the lengths of its longest and shortest markers
-	slot           int32  // its entry of Scanner.tabs
 }
 
-// set returns what SetActive derives from mask: remembered (sets), or
-// derived now and remembered in place of the entry set longest ago.
-func (s *Scanner) set(mask uint64) *activeSet {
+// set returns the entry of sets that holds what SetActive derives from
+// mask: remembered, or derived now and remembered in place of the entry
+// set longest ago.
+func (s *Scanner) set(mask uint64) int {
 	for i := range s.sets {
-		if e := &s.sets[i]; e.mask == mask {
-			return e
+		if s.sets[i].mask == mask {
+			return i
 		}
 	}
 	if s.setNext == s.slot { // the active set's table stays: it may be SetActive's prev
 		s.setNext = (s.setNext + 1) % len(s.sets)
 	}
-	e := &s.sets[s.setNext]
-	*e = s.derive(mask)
-	e.slot = int32(s.setNext)
-	s.setNext = (s.setNext + 1) % len(s.sets)
-	return e
+	i := s.setNext
+	s.sets[i] = s.derive(mask)
+	s.setNext = (i + 1) % len(s.sets)
+	return i
 }
 
 // derive returns what SetActive derives from mask.
