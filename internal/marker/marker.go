@@ -253,18 +253,25 @@ func (s *Scanner) Quiet(t string) bool {
 	if s.held != "" {
 		return false
 	}
+	if s.only >= 0 { // noneStarts' common case, without its call
+		work.Add(len(t))
+		return strings.IndexByte(t, byte(s.only)) < 0
+	}
+	return s.noneIn(t)
+}
+
+// noneIn reports whether no active marker starts in t, whole or cut short
+// by its end: Quiet where the active markers begin with different bytes,
+// one of which may be common in text (Muse's "to="). False for a long t,
+// which Next searches once.
+func (s *Scanner) noneIn(t string) bool {
 	work.Add(len(t))
 	switch {
-	case s.only >= 0:
-		return strings.IndexByte(t, byte(s.only)) < 0
 	case s.active == 0:
 		return true
-	case len(t) > 32: // Next searches it once
+	case len(t) > 32:
 		return false
 	}
-	// The active markers begin with different bytes, one of which may be
-	// common in text (Muse's "to="): a marker may start only where one
-	// does.
 	first := s.table()
 	for i := 0; i < len(t); i++ {
 		c := first[t[i]]
