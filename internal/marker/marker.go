@@ -445,11 +445,7 @@ func (s *Scanner) hold(cand uint64, n int) {
 func (s *Scanner) extend(h, b string) (k int, more uint64) {
 	for m := s.cand; m != 0; m &= m - 1 {
 		k := bits.TrailingZeros64(m)
-		mk := s.markers[k]
-		if b != "" && mk[len(h)] != b[0] { // they part at once
-			continue
-		}
-		tail := mk[len(h):]
+		tail := s.markers[k][len(h):]
 		work.Add(len(tail))
 		n := min(len(tail), len(b))
 		i := 0
