@@ -104,6 +104,27 @@ const (
 	hgBad                            // not a header
 )
 
+// headerMoves is next as a table: headerMoves[roleIndex(role)][g][c] is
+// g.next(c, role).
+var headerMoves = func() (t [2][hgBad + 1][256]headerGrammar) {
+	for r := range t {
+		for g := range t[r] {
+			for c := range t[r][g] {
+				t[r][g][c] = headerGrammar(g).next(byte(c), r == 1)
+			}
+		}
+	}
+	return t
+}()
+
+// roleIndex is headerMoves' index for role.
+func roleIndex(role bool) int {
+	if role {
+		return 1
+	}
+	return 0
+}
+
 // next moves the grammar over byte c. role says whether a role word may
 // still come (the header began with <|start|> and none has been seen).
 func (g headerGrammar) next(c byte, role bool) headerGrammar {
@@ -277,7 +298,7 @@ func (g *museGrammar) text(s string, at int, out emitter) {
 	case museInHeader:
 		hg, base := g.hg, len(g.prefix)+g.header.n
 		for i := 0; i < len(s) && hg != hgBad; i++ {
-			switch hg = hg.next(s[i], g.role); {
+			switch hg = headerMoves[roleIndex(g.role)][hg][s[i]]; {
 			case hg == hgRoleSpace:
 				g.role = false
 			case hg == hgEq:
@@ -530,7 +551,14 @@ func (g *museGrammar) openHeader(at int, out emitter) {
 		if end == 0 {
 			end = len(g.prefix) + g.header.n
 		}
-		recipient = g.headerSpan(g.nameAt, end)
+		switch n := end - g.nameAt; {
+		case n == len("self") && g.headerHas(g.nameAt, "self"):
+			recipient = "self"
+		case n == len("user") && g.headerHas(g.nameAt, "user"):
+			recipient = "user"
+		default:
+			recipient = g.headerSpan(g.nameAt, end)
+		}
 	}
 	// The text of a tool channel's header from its "to=" on, for muse_glimmer.
 	var from []piece
@@ -548,6 +576,29 @@ func (g *museGrammar) openHeader(at int, out emitter) {
 	g.header.reset()
 	g.prefix = ""
 	g.open(recipient, from, at, out)
+}
+
+// headerHas reports whether the header's text (prefix, then header) has w
+// at offset from, read where it lies: a recipient Muse routes by its name
+// alone ("self", "user") is not joined from the pieces a delta cut it in.
+func (g *museGrammar) headerHas(from int, w string) bool {
+	off := 0 // where the piece looked at begins
+	for i := -1; i < len(g.header.ps) && w != ""; i++ {
+		s := g.prefix
+		if i >= 0 {
+			s = g.header.ps[i].s
+		}
+		if from < off+len(s) {
+			a := from - off
+			n := min(len(s)-a, len(w))
+			if s[a:a+n] != w[:n] {
+				return false
+			}
+			w, from = w[n:], from+n
+		}
+		off += len(s)
+	}
+	return w == ""
 }
 
 // headerSpan returns the header's text (prefix, then header) from offset

@@ -40,7 +40,7 @@ func recipientOf(header string) string {
 func TestMuseHeaderRecipient(t *testing.T) {
 	const seed = 20
 	r := rand.New(rand.NewPCG(seed, 3))
-	words := []string{"to=", "t", "o", "=", " ", "  ", "\t", "\n", "assistant", "self", "user", "weather.get", "a", "x_1"}
+	words := []string{"to=", "t", "o", "=", " ", "  ", "\t", "\n", "assistant", "self", "user", "sel", "f", "uses", "weather.get", "a", "x_1"}
 	pick := func(from ...string) string { return from[r.IntN(len(from))] }
 	checked, prompted := 0, 0
 	for range 20000 {

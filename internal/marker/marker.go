@@ -51,15 +51,20 @@ func Check(markers []string) error {
 type Scanner struct {
 	markers []string // every marker, by index; shared, never modified
 	active  uint64   // bit i set: markers[i] is looked for
-	// first holds the first bytes of the markers in firstOf, which table
-	// brings up to the active set when it is read: a set that changes at
-	// every marker of a long delta (Extract) is not paid for there.
-	first   [256]bool
-	firstOf uint64
-	// firstK says, by first byte, which active marker begins with it:
-	// k+1 for marker k when it is the only one, manyFirst when several
-	// do, 0 when none. table brings it up to date with first.
-	firstK  [256]uint8
+	// tabs says, for each set SetActive remembers (sets) and for one it
+	// does not (Reset's, the last), by first byte, which of the set's
+	// markers begins with it: k+1 for marker k when it is the only one,
+	// manyFirst when several do, 0 when none. tabOf[i] is the set tabs[i]
+	// is filled for, which table brings up to the active set when it is
+	// read: a set that changes at every marker of a long delta (Extract) is
+	// not paid for there, and a grammar that moves back and forth between a
+	// few sets fills each table once.
+	tabs  [setsKept + 1][256]uint8
+	tabOf [setsKept + 1]uint64
+	// seconds[i] is the set of the second bytes of tabs[i]'s markers (bit
+	// c%64 of word c/64 for byte c), where several begin with one byte.
+	seconds [setsKept + 1][4]uint64
+	slot    int    // the active set's entry of tabs
 	only    int    // the one first byte all active markers share, else -1
 	lead    string // the longest prefix all active markers share ("" when none)
 	longest int    // length of the longest active marker
@@ -81,10 +86,11 @@ type Scanner struct {
 	// set's), so that a grammar that moves between a few sets at every
 	// marker, as one does over a text dense in markers, does not derive
 	// them anew each time: most move back and forth between two.
-	prev    activeSet
-	sets    [4]activeSet
-	setNext int    // the entry of sets the next new set replaces
-	all     uint64 // every marker
+	prev     activeSet
+	prevSlot int // prev's entry of tabs
+	sets     [setsKept]activeSet
+	setNext  int    // the entry of sets the next new set replaces
+	all      uint64 // every marker
 
 	slab *Slab // joins held text with a delta in Flush; nil: one of its own, made when needed
 
@@ -102,8 +108,11 @@ type Scanner struct {
 // all of them active, with nothing held.
 func (s *Scanner) Reset(markers []string) {
 	*s = Scanner{markers: markers, slab: s.slab, all: 1<<len(markers) - 1}
-	s.use(s.derive(s.all)) // not remembered: a Scanner reset for a few tokens pays nothing for sets
+	s.use(s.derive(s.all), setsKept) // not remembered: a Scanner reset for a few tokens pays nothing for sets
 }
+
+// setsKept is how many sets SetActive remembers.
+const setsKept = 4
 
 // UseSlab makes s join the text it holds in slab, which others may join in
 // too (one slab per stream grows once), instead of in one of its own.
@@ -126,17 +135,18 @@ func (s *Scanner) join(a, b string) string {
 // Held text is re-examined against the new set by the next call to Next.
 func (s *Scanner) SetActive(mask uint64) {
 	mask &= s.all
-	e := s.prev
+	e, slot := s.prev, s.prevSlot
 	if e.mask != mask {
-		e = *s.set(mask)
+		slot = s.set(mask)
+		e = s.sets[slot]
 	}
-	s.prev = activeSet{s.active, s.lead, int32(s.longest), int32(s.short)}
-	s.use(e)
+	s.prev, s.prevSlot = activeSet{s.active, s.lead, int32(s.longest), int32(s.short)}, s.slot
+	s.use(e, slot)
 }
 
-// use makes e the active set.
-func (s *Scanner) use(e activeSet) {
-	s.active, s.lead, s.longest, s.short = e.mask, e.lead, int(e.longest), int(e.short)
+// use makes e, whose table is tabs[slot], the active set.
+func (s *Scanner) use(e activeSet, slot int) {
+	s.active, s.lead, s.longest, s.short, s.slot = e.mask, e.lead, int(e.longest), int(e.short), slot
 	s.only = -1
 	if s.lead != "" {
 		s.only = int(s.lead[0])
@@ -150,18 +160,22 @@ type activeSet struct {
 	longest, short int32  // the lengths of its longest and shortest markers
 }
 
-// set returns what SetActive derives from mask: remembered (sets), or
-// derived now and remembered in place of the entry set longest ago.
-func (s *Scanner) set(mask uint64) *activeSet {
+// set returns the entry of sets that holds what SetActive derives from
+// mask: remembered, or derived now and remembered in place of the entry
+// set longest ago.
+func (s *Scanner) set(mask uint64) int {
 	for i := range s.sets {
-		if e := &s.sets[i]; e.mask == mask {
-			return e
+		if s.sets[i].mask == mask {
+			return i
 		}
 	}
-	e := &s.sets[s.setNext]
-	s.setNext = (s.setNext + 1) % len(s.sets)
-	*e = s.derive(mask)
-	return e
+	if s.setNext == s.slot { // the active set's table stays: it may be SetActive's prev
+		s.setNext = (s.setNext + 1) % len(s.sets)
+	}
+	i := s.setNext
+	s.sets[i] = s.derive(mask)
+	s.setNext = (i + 1) % len(s.sets)
+	return i
 }
 
 // derive returns what SetActive derives from mask.
@@ -188,34 +202,38 @@ func commonPrefix(a, b string) int {
 	return n
 }
 
-// table returns the first bytes of the active markers.
-func (s *Scanner) table() *[256]bool {
-	if s.firstOf != s.active {
+// table returns the active set's table of first bytes (see Scanner.tabs).
+func (s *Scanner) table() *[256]uint8 {
+	if s.tabOf[s.slot] != s.active {
 		s.fillTable()
 	}
-	return &s.first
+	return &s.tabs[s.slot]
 }
 
-// fillTable brings first and firstK up to the active set.
+// fillTable fills the active set's table for it.
 func (s *Scanner) fillTable() {
-	for m := s.firstOf; m != 0; m &= m - 1 { // the first bytes set so far, and no others
-		c := s.markers[bits.TrailingZeros64(m)][0]
-		s.first[c], s.firstK[c] = false, 0
+	t, second := &s.tabs[s.slot], &s.seconds[s.slot]
+	for m := s.tabOf[s.slot]; m != 0; m &= m - 1 { // the first bytes set so far, and no others
+		t[s.markers[bits.TrailingZeros64(m)][0]] = 0
 	}
+	*second = [4]uint64{}
 	for m := s.active; m != 0; m &= m - 1 {
 		k := bits.TrailingZeros64(m)
-		c := s.markers[k][0]
-		s.first[c] = true
-		if s.firstK[c] == 0 {
-			s.firstK[c] = uint8(k + 1)
+		mk := s.markers[k]
+		if len(mk) > 1 {
+			second[mk[1]>>6] |= 1 << (mk[1] & 63)
+		}
+		c := mk[0]
+		if t[c] == 0 {
+			t[c] = uint8(k + 1)
 		} else {
-			s.firstK[c] = manyFirst
+			t[c] = manyFirst
 		}
 	}
-	s.firstOf = s.active
+	s.tabOf[s.slot] = s.active
 }
 
-// manyFirst in Scanner.firstK: several active markers begin with the byte.
+// manyFirst in Scanner.tabs: several active markers begin with the byte.
 const manyFirst = 255
 
 // Active returns the active set.
@@ -256,29 +274,64 @@ func (s *Scanner) noneIn(t string) bool {
 	}
 	first := s.table()
 	for i := 0; i < len(t); i++ {
-		if first[t[i]] && s.startsIn(t[i:]) {
+		c := first[t[i]]
+		switch {
+		case c == 0:
+			continue
+		case c == manyFirst:
+			if k, cand := s.startAt(c, t[i:]); k >= 0 || cand != 0 {
+				return false
+			}
+			continue
+		}
+		mk := s.markers[c-1] // the one marker to try
+		work.Add(len(mk))
+		j := 1
+		for j < len(mk) && i+j < len(t) && mk[j] == t[i+j] {
+			j++
+		}
+		if j == len(mk) || i+j == len(t) { // whole, or cut short by t's end
 			return false
 		}
 	}
 	return true
 }
 
-// startsIn reports whether t begins with an active marker, or is a proper
-// prefix of one; t begins with one's first byte (table is up to date).
-func (s *Scanner) startsIn(t string) bool {
-	if k := s.firstK[t[0]]; k != manyFirst { // the one marker to try
-		mk := s.markers[k-1]
+// startAt returns the active marker t begins with, whole, or -1 and the
+// active markers of which t is a proper prefix; c, not 0, is t's first
+// byte's entry in the active set's table. Both cannot be: markers are not
+// inside one another.
+func (s *Scanner) startAt(c uint8, t string) (k int, cand uint64) {
+	if c != manyFirst { // the one marker to try
+		k := int(c) - 1
+		mk := s.markers[k]
+		work.Add(len(mk))
 		n := min(len(mk), len(t))
-		return mk[:n] == t[:n]
+		for i := 1; i < n; i++ {
+			if mk[i] != t[i] {
+				return -1, 0
+			}
+		}
+		if len(mk) <= len(t) {
+			return k, 0
+		}
+		return -1, 1 << k
+	}
+	if len(t) > 1 && s.seconds[s.slot][t[1]>>6]&(1<<(t[1]&63)) == 0 { // no marker goes on with t[1]
+		return -1, 0
 	}
 	for m := s.active; m != 0; m &= m - 1 {
-		mk := s.markers[bits.TrailingZeros64(m)]
-		n := min(len(mk), len(t))
-		if mk[0] == t[0] && mk[:n] == t[:n] {
-			return true
+		j := bits.TrailingZeros64(m)
+		mk := s.markers[j]
+		work.Add(len(mk))
+		switch n := commonPrefix(mk, t); {
+		case n == len(mk):
+			return j, 0
+		case n == len(t):
+			cand |= 1 << j
 		}
 	}
-	return false
+	return -1, cand
 }
 
 // Held returns the text held back between deltas. It stays as returned:
@@ -310,7 +363,7 @@ func (s *Scanner) Next() (held, text string, m int) {
 		}
 		first := s.table()
 		for ; i < len(h); i++ {
-			if !first[h[i]] {
+			if first[h[i]] == 0 {
 				continue
 			}
 			k, more := s.matchAcross(h[i:], s.delta[s.cur:])
@@ -333,6 +386,9 @@ func (s *Scanner) Next() (held, text string, m int) {
 		held, s.held, s.cand = h, "", 0
 	}
 	rest := s.delta[s.cur:]
+	if s.only < 0 && len(rest) <= 32 && s.active != 0 { // a delta, where the markers begin with different bytes
+		return s.nextShort(held, rest)
+	}
 	if s.noneStarts(rest) { // the common delta: nothing to look for
 		s.cur = len(s.delta)
 		return held, rest, -1
@@ -347,6 +403,33 @@ func (s *Scanner) Next() (held, text string, m int) {
 	cut := len(rest) - n
 	s.held, s.cand, s.candOf, s.cur = rest[cut:], cand, s.active, len(s.delta)
 	return held, rest[:cut], -1
+}
+
+// nextShort is Next's search of rest, what remains of a short delta, with
+// held, the held text it returns first, where the active markers begin
+// with different bytes: one pass over rest's bytes, trying the markers
+// that begin with each. The first place where one begins, whole or cut
+// short by rest's end, is the answer: nothing after the beginning of a
+// marker cut short may be another marker, which would be inside it.
+func (s *Scanner) nextShort(held, rest string) (string, string, int) {
+	work.Add(len(rest))
+	first := s.table()
+	for i := 0; i < len(rest); i++ {
+		c := first[rest[i]]
+		if c == 0 {
+			continue
+		}
+		switch k, cand := s.startAt(c, rest[i:]); {
+		case k >= 0:
+			s.cur += i + len(s.markers[k])
+			return held, rest[:i], k
+		case cand != 0:
+			s.held, s.cand, s.candOf, s.cur = rest[i:], cand, s.active, len(s.delta)
+			return held, rest[:i], -1
+		}
+	}
+	s.cur = len(s.delta)
+	return held, rest, -1
 }
 
 // hold makes the first n bytes of the markers in cand, of which they are a
@@ -388,8 +471,9 @@ func (s *Scanner) Flush() string {
 }
 
 // noneStarts reports, cheaply, that no active marker starts in t, so that
-// all of t is text: no byte of it is a marker's first byte. False means
-// only that t must be searched.
+// all of t is text: no byte of it is the first byte all active markers
+// share (a short t where they share none is nextShort's). False means only
+// that t must be searched.
 func (s *Scanner) noneStarts(t string) bool {
 	work.Add(len(t))
 	switch {
@@ -397,16 +481,8 @@ func (s *Scanner) noneStarts(t string) bool {
 		return true
 	case len(t) > 32: // index searches it, once
 		return false
-	case s.only >= 0:
-		return strings.IndexByte(t, byte(s.only)) < 0
 	}
-	first := s.table()
-	for i := 0; i < len(t); i++ {
-		if first[t[i]] {
-			return false
-		}
-	}
-	return true
+	return strings.IndexByte(t, byte(s.only)) < 0
 }
 
 // matchAcross looks for an active marker that starts at the beginning of
@@ -449,10 +525,7 @@ func (s *Scanner) matchAcross(a, b string) (k int, more uint64) {
 // (indexEach), which strings.Index makes fast there.
 func (s *Scanner) index(rest string) (pos, k int) {
 	switch {
-	case s.lead == "":
-		if len(rest) <= 32 { // a delta: its bytes are fewer than the searches
-			return s.indexShort(rest)
-		}
+	case s.lead == "": // a long delta (a short one is nextShort's)
 		return s.indexEach(s.cur)
 	case s.active&(s.active-1) == 0: // one marker, the lead: its own search
 		i := strings.Index(rest, s.lead)
@@ -498,25 +571,6 @@ func (s *Scanner) startsAt(t string) int {
 	return -1
 }
 
-// indexShort is index over rest, a short delta's, by its bytes: where one
-// is a marker's first byte, the markers are tried there.
-func (s *Scanner) indexShort(rest string) (pos, k int) {
-	work.Add(len(rest))
-	first := s.table()
-	for i := 0; i < len(rest); i++ {
-		if !first[rest[i]] {
-			continue
-		}
-		for m := s.active; m != 0; m &= m - 1 {
-			k := bits.TrailingZeros64(m)
-			if mk := s.markers[k]; strings.HasPrefix(rest[i:], mk) {
-				return i, k
-			}
-		}
-	}
-	return 0, -1
-}
-
 // indexEach is index by a search per active marker, from offset from of
 // the delta on; a marker's next occurrence is kept (next) until it is
 // passed.
@@ -547,7 +601,7 @@ func (s *Scanner) partial(t string) (n int, cand uint64) {
 	work.Add(min(len(t), s.longest))
 	first := s.table()
 	for i := max(0, len(t)-s.longest+1); i < len(t); i++ {
-		if !first[t[i]] {
+		if first[t[i]] == 0 {
 			continue
 		}
 		suffix := t[i:]
