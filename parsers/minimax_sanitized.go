@@ -76,8 +76,8 @@ type wholeNorm struct {
 // run returns normalizePaths(s).
 func (w *wholeNorm) run(s string) string {
 	w.paths = pathRule{normFilter: normFilter{cuts: w.paths.cuts, slab: w.paths.slab}}
-	w.names = nameRule{normFilter: normFilter{cuts: w.names.cuts, slab: w.names.slab}}
-	return w.names.feed(w.paths.feed(s, true), true)
+	w.names = nameRule{cuts: w.names.cuts, slab: w.names.slab}
+	return w.names.whole(w.paths.feed(s, true))
 }
 
 // normalizePaths applies the normaliser to a whole text; the streaming
@@ -136,10 +136,10 @@ const (
 	undecided
 )
 
-// normFilter is what every rule holds between deltas: the text it has not
+// normFilter is what rule (a) holds between deltas: the text it has not
 // decided yet, and what it joins output in.
 //
-// A rule reads its text in bulk. Only a try, which reads what follows a
+// Rule (a) reads its text, held text and the delta joined, in bulk. Only a try, which reads what follows a
 // run of dots and droppable whitespace, can rewrite text, hold it back or
 // change what a later try does (rule a's empty), and it can do so only at
 // a run that has a dot and such whitespace (a spaced run: elsewhere it
@@ -611,88 +611,227 @@ var nameExtensions = map[string]bool{
 	"tscn": true, "tsx": true, "txt": true, "xml": true, "yaml": true, "yml": true,
 }
 
-// nameRule is the normaliser's rule (b): a stand-alone name. Where it
-// stands in the current run of name characters:
+// nameRule is the normaliser's rule (b): a stand-alone name. A stream's
+// rule reads each byte once: where it stands in the current run of name
+// characters and the try in progress, which reads on across deltas, are
+// carried from one call to the next, and the text held is only kept, not
+// read again. Over a whole text it reads only the spaced runs (whole).
 type nameRule struct {
-	normFilter
-	after   bool // the last character is one a name may not follow: a letter, digit, _, -, ., / or \
-	inRun   bool // inside a run of letters, digits, _ and -
-	name    bool // the run may be a name: it began with a letter or digit where a name may begin, and is at most 256 long
-	n       int  // the run's length
-	special bool // the run has a _, - or digit
+	hold  string      // undecided text: from the start of the try in progress, or a character cut in two
+	cut   int         // the bytes at the end of hold that begin a character cut in two, not read yet
+	cuts  []nameCut   // the runs the call rewrites
+	slab  marker.Slab // joins held text with new, and output that is not a piece of the input
+	st    uint8       // where it stands in the current run of name characters (nAfter, ...)
+	n     int         // the run's length
+	phase uint8       // outside a try, or in its run or its extension
+	try   nameTry
 }
+
+// Rule (b)'s state: flags of where it stands in the current run of name
+// characters, and cSpecial when the run has a _, - or digit.
+const (
+	nAfter = 1 // the last character is one a name may not follow: a letter, digit, _, -, ., / or \
+	nInRun = 2 // inside a run of letters, digits, _ and -
+	nName  = 4 // the run began with a letter or digit where a name may begin (and is a name while at most 256 long)
+)
+
+// Rule (b)'s phases: outside a try, or reading a try's run of dots and
+// droppable whitespace, or its extension.
+const (
+	noTry = iota
+	tryRun
+	tryExt
+)
+
+// nameTry is a try of rule (b) in progress (sepAndExt, read a byte at a
+// time): at a run of dots and droppable whitespace after a name.
+type nameTry struct {
+	at      int  // where it began, an offset into the text the call reads (held text, then the delta)
+	run     int  // the run's bytes read
+	dots    int  // the run's dots
+	spaced  bool // the run has droppable whitespace
+	special bool // the name has a _, - or digit
+}
+
+// nameCut is a run rule (b) rewrites as its dots: offsets into the text a
+// call reads.
+type nameCut struct{ start, end, dots int }
 
 // feed runs rule (b) over s, after the text it held; eof ends the text.
+// It returns the text decided, with the runs rewritten.
 func (p *nameRule) feed(s string, eof bool) string {
-	t := p.take(s)
-	lim, tail, text := normBounds(t, eof)
-	if strings.IndexByte(t[:tail], '.') < 0 {
-		// The common text: no spaced run before the tail, which the loop
-		// below would skip at once, to decide at the tail as below.
-		p.skip(t, 0, tail)
-		if tail < text {
-			if p.inRun && p.name && tailUndecided(t, tail, text) {
-				p.hold = t[tail:]
-				return t[:tail]
-			}
-			p.inRun, p.name, p.after = false, false, t[text-1] == '.'
-			p.skip(t, text, lim)
-		}
-		p.hold = t[lim:]
-		return t[:lim]
+	if s == "" && !eof {
+		return ""
 	}
-	i := 0
-	for i < tail {
-		start, end := nextRun(t, i, tail)
+	held, t, from := p.hold, s, len(p.hold)
+	if p.cut > 0 { // read the character cut in two where it continues
+		t = p.join(held, s)
+		held, from = "", len(t)-len(s)-p.cut
+	}
+	keep, _ := p.read(t, from-len(held), len(t), len(held), eof)
+	if h := len(held); keep >= h && len(p.cuts) == 0 { // the common text
+		p.hold = t[keep-h:]
+		if p.phase != noTry {
+			p.try.at -= keep
+		}
+		return p.join(held, t[:keep-h])
+	}
+	return p.emit(held, t, keep)
+}
+
+// read reads t[i:], the text after held text of base bytes, up to lim or
+// on to where a try that reaches past it ends, and returns where the text
+// it holds begins (an offset into held text, then t; base+len(t) when it
+// holds none) and where it stopped reading.
+func (p *nameRule) read(t string, i, lim, base int, eof bool) (keep, stop int) {
+	st, n, phase := p.st, p.n, p.phase
+	keep = -1 // where a character cut in two begins, when one is held
+scan:
+	for i < len(t) {
+		switch phase {
+		case noTry:
+			for ; i < lim; i++ {
+				k := normClass[t[i]]
+				switch {
+				case k&cName != 0 && st&nInRun != 0:
+					n++
+					st |= k & cSpecial
+					continue
+				case k&cName != 0:
+					st, n = nameBegins(st, k), 1
+					continue
+				case k&cRun != 0 && st&(nInRun|nName) == nInRun|nName && n <= 256,
+					t[i] >= utf8.RuneSelf && !eof && len(t)-i < utf8.UTFMax:
+				default:
+					st = afterOf(k)
+					continue
+				}
+				break
+			}
+			if i >= lim {
+				break scan
+			}
+			if k := normClass[t[i]]; k&cRun != 0 {
+				p.try = nameTry{at: base + i, run: 1, dots: int(k & cDot), spaced: k&cDrop != 0, special: st&cSpecial != 0}
+				phase, st = tryRun, afterOf(k)
+			} else if !utf8.FullRuneInString(t[i:]) {
+				keep = base + i
+				break scan
+			} else {
+				st = 0
+			}
+			i++
+		case tryRun:
+			tr := &p.try
+			for ; i < len(t) && tr.run <= maxSepRun; i++ {
+				k := normClass[t[i]]
+				if k&cRun == 0 {
+					break
+				}
+				tr.run++
+				tr.dots += int(k & cDot)
+				tr.spaced = tr.spaced || k&cDrop != 0
+				st = afterOf(k)
+			}
+			switch {
+			case i == len(t):
+				break scan
+			case tr.run > maxSepRun: // too long a run to join
+				phase = noTry
+				continue scan
+			case t[i] >= utf8.RuneSelf && !eof && !utf8.FullRuneInString(t[i:]):
+				keep = base + i
+				break scan
+			}
+			phase = tryExt
+		case tryExt:
+			for ; i < len(t); i++ {
+				k := normClass[t[i]]
+				switch {
+				case k&cAlnum == 0, st&nInRun != 0 && n >= 16:
+				case st&nInRun != 0:
+					n++
+					st |= k & cSpecial
+					continue
+				default:
+					st, n = nameBegins(st, k), 1
+					continue
+				}
+				break
+			}
+			switch {
+			case i == len(t):
+				break scan
+			case normClass[t[i]]&cAlnum != 0: // too long to be an extension
+				phase = noTry
+			case t[i] >= utf8.RuneSelf && !eof && !utf8.FullRuneInString(t[i:]):
+				keep = base + i
+				break scan
+			default:
+				phase = noTry
+				if p.decide(t, i, base, st&nInRun != 0, n, t[i] == '_') {
+					st = nInRun | nAfter
+				}
+			}
+		}
+	}
+	if phase != noTry && eof {
+		phase = noTry
+		if p.decide(t, len(t), base, st&nInRun != 0, n, false) {
+			st = nInRun | nAfter
+		}
+	}
+	p.st, p.n, p.phase = st, n, phase
+	p.cut = 0
+	if keep >= 0 {
+		p.cut = base + len(t) - keep
+	}
+	switch {
+	case phase != noTry:
+		return p.try.at, i
+	case keep >= 0:
+		return keep, i
+	}
+	return base + len(t), i
+}
+
+// afterOf returns the state after a character of class k that is no
+// name's: nAfter after a dot, / or \.
+func afterOf(k uint8) uint8 {
+	if k&(cDot|cSlash) != 0 {
+		return nAfter
+	}
+	return 0
+}
+
+// nameBegins returns the state after a name's character of class k that
+// begins a run, in state st.
+func nameBegins(st, k uint8) uint8 {
+	if k&cAlnum != 0 && st&nAfter == 0 {
+		return nInRun | nAfter | nName | k&cSpecial
+	}
+	return nInRun | nAfter | k&cSpecial
+}
+
+// whole runs rule (b) over t, a whole text, and returns its output. Only
+// a try at a spaced run can match, and so change what follows it, so it
+// takes the text between such runs at once (skip) and reads only the runs
+// and what their tries read.
+func (p *nameRule) whole(t string) string {
+	for i := 0; i < len(t); {
+		start, end := nextRun(t, i, len(t))
 		p.skip(t, i, start)
-		if i = start; i == tail {
+		if start == len(t) {
 			break
 		}
-		if i = p.sep(t, i, end, eof); i < 0 {
-			return p.out(t[:len(t)-len(p.hold)])
-		}
+		_, i = p.read(t, start, end, 0, true)
 	}
-	if i == tail && tail < text {
-		if p.inRun && p.name && tailUndecided(t, tail, text) {
-			p.hold = t[tail:]
-			return p.out(t[:tail])
-		}
-		// No try at the run's first character, or one that decided no
-		// match; after it no other begins one.
-		p.inRun, p.name, p.after = false, false, t[text-1] == '.'
-		i = text
-	}
-	if i = p.sep(t, i, text, eof); i < 0 {
-		return p.out(t[:len(t)-len(p.hold)])
-	}
-	p.skip(t, i, lim)
-	p.hold = t[lim:]
-	return p.out(t[:lim])
+	return p.emit("", t, len(t))
 }
 
-// sep is pathRule.sep for rule (b).
-func (p *nameRule) sep(t string, i, end int, eof bool) int {
-	for ; i < end; i++ {
-		if p.inRun && p.name {
-			switch v, sepEnd, matchEnd, rewrite := p.try(t, i, eof); {
-			case v == undecided:
-				p.hold = t[i:]
-				return -1
-			case v == matched && rewrite:
-				p.cuts = append(p.cuts, i, sepEnd)
-				return matchEnd
-			case v == matched:
-				return matchEnd
-			}
-		}
-		p.inRun, p.name, p.after = false, false, t[i] == '.'
-	}
-	return i
-}
-
-// skip reads t[i:j], which holds no spaced run and no tail, at once: the
-// state after it depends only on its last run of name characters and the
-// character before that.
+// skip reads t[i:j], which holds no spaced run, at once: the state after
+// it depends only on its last run of name characters and the character
+// before that.
 func (p *nameRule) skip(t string, i, j int) {
 	if i == j {
 		return
@@ -703,43 +842,105 @@ func (p *nameRule) skip(t string, i, j int) {
 		seen |= normClass[t[k-1]]
 		k--
 	}
-	if k == j {
-		c := t[j-1]
-		p.inRun, p.name, p.after = false, false, c == '.' || c == '/' || c == '\\'
-		return
-	}
-	if n := j - k; k == i && p.inRun {
-		p.n += n
-		p.special = p.special || seen&cSpecial != 0
-		p.name = p.name && p.n <= 256
-	} else {
-		after := p.after
+	switch {
+	case k == j:
+		p.st = afterOf(normClass[t[j-1]])
+	case k == i && p.st&nInRun != 0:
+		p.n += j - k
+		p.st |= seen & cSpecial
+	default:
+		st := p.st
 		if k > i {
-			c := t[k-1]
-			after = c == '.' || c == '/' || c == '\\'
+			st = afterOf(normClass[t[k-1]])
 		}
-		p.inRun, p.n, p.special = true, n, seen&cSpecial != 0
-		p.name = normClass[t[k]]&cAlnum != 0 && !after && n <= 256
+		p.st, p.n = nameBegins(st, normClass[t[k]])|seen&cSpecial, j-k
 	}
-	p.after = true
 }
 
-func (p *nameRule) try(t string, i int, eof bool) (verdict, int, int, bool) {
-	sepEnd, end, dots, spaced, next, ok := sepAndExt(t, i, eof)
-	switch {
-	case !ok:
-		return undecided, 0, 0, false
-	case dots == 0 || end == sepEnd || end-sepEnd > 16 || next == '_':
-		return noMatch, 0, 0, false
-	case !spaced:
-		// Dots alone: a match that changes nothing here; its extension,
-		// after a dot, could not begin a name anyway.
-		return noMatch, 0, 0, false
+// decide ends the try in progress at t[i], the character after its
+// extension, which is a _ or not, and reports whether it matched: a match
+// is rewritten when the name is special or the extension listed, and
+// consumed either way. inRun and n are the run of name characters read
+// last, the extension when there is one.
+func (p *nameRule) decide(t string, i, base int, inRun bool, n int, underscore bool) bool {
+	tr := &p.try
+	if !inRun || tr.dots == 0 || underscore || !tr.spaced {
+		// No match; dots alone would be one that changes nothing here,
+		// its extension, after a dot, beginning no name anyway.
+		return false
 	}
-	rewrite := p.special || listedExtension(t[sepEnd:end])
-	// The match is consumed either way: its extension begins no name.
-	p.after, p.inRun, p.name, p.n, p.special = true, true, false, end-sepEnd, false
-	return matched, sepEnd, end, rewrite
+	var ext [16]byte
+	if i-n >= 0 {
+		copy(ext[:], t[i-n:i])
+	} else { // the extension began in the text held
+		h := p.hold[len(p.hold)-(n-i):]
+		copy(ext[copy(ext[:], h):], t[:i])
+	}
+	if tr.special || listedExtension(string(ext[:n])) {
+		p.cuts = append(p.cuts, nameCut{tr.at, tr.at + tr.run, tr.dots})
+	}
+	return true
+}
+
+// emit returns the text held and t, read, up to keep, with the runs
+// rewritten, and holds the rest.
+func (p *nameRule) emit(held, t string, keep int) string {
+	h := len(held)
+	var out string
+	switch {
+	case len(p.cuts) > 0:
+		n := keep
+		for _, c := range p.cuts {
+			n -= c.end - c.start - c.dots
+		}
+		start, prev := p.slab.Begin(n), 0
+		for _, c := range p.cuts {
+			p.write(held, t, prev, c.start)
+			p.slab.WriteString(manyDots[:c.dots])
+			prev = c.end
+		}
+		p.write(held, t, prev, keep)
+		p.cuts = p.cuts[:0]
+		out = p.slab.End(start)
+	case keep <= h:
+		out = held[:keep]
+	default:
+		out = p.join(held, t[:keep-h])
+	}
+	if keep < h {
+		p.hold = p.join(held[keep:], t)
+	} else {
+		p.hold = t[keep-h:]
+	}
+	if p.phase != noTry {
+		p.try.at -= keep
+	}
+	return out
+}
+
+// join returns a+b, joined in the slab when neither is empty.
+func (p *nameRule) join(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	start := p.slab.Begin(len(a) + len(b))
+	p.slab.WriteString(a)
+	p.slab.WriteString(b)
+	return p.slab.End(start)
+}
+
+// write writes the text held, then t, from i to j into the slab.
+func (p *nameRule) write(held, t string, i, j int) {
+	h := len(held)
+	if i < h {
+		p.slab.WriteString(held[i:min(j, h)])
+	}
+	if j > h {
+		p.slab.WriteString(t[max(i, h)-h : j-h])
+	}
 }
 
 // listedExtension reports whether ext (at most 16 ASCII letters and

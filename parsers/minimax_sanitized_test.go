@@ -268,8 +268,8 @@ func normChunkings(r *rand.Rand, text string) [][]string {
 }
 
 // normAgree feeds deltas, the last one ending the text, to each rule alone
-// and to the two in a row, on the normaliser and on refNorm, and says where
-// they first differ.
+// and to the two in a row, on the normaliser and on refNorm, and the whole
+// text to normalizePaths (Extract's), and says where they first differ.
 func normAgree(deltas []string) error {
 	var paths pathRule
 	var names, chained nameRule
@@ -287,6 +287,11 @@ func normAgree(deltas []string) error {
 		if want := refChained.chain(d, eof); got != want {
 			return fmt.Errorf("both rules, delta %d: got %q, want %q", i, got, want)
 		}
+	}
+	var whole refNorm
+	text := strings.Join(deltas, "")
+	if got, want := normalizePaths(text), whole.chain(text, true); got != want {
+		return fmt.Errorf("normalizePaths: got %q, want %q", got, want)
 	}
 	return nil
 }
