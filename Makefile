@@ -30,7 +30,7 @@ test:
 # bounded run of every fuzz target.
 check: lint peers-check
 	REASONING_SWEEP=full $(GO) test -race -timeout 60m ./...
-	REASONING_SWEEP=full $(GO) test -tags reasoning_work -run '^TestInvariants' ./parsers/
+	REASONING_SWEEP=full $(GO) test -tags reasoning_work -timeout 40m -run '^TestInvariants' ./parsers/
 	$(MAKE) fuzz
 
 # go vet and staticcheck (fetched through the module proxy at a fixed version).
