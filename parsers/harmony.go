@@ -341,6 +341,12 @@ func (g *harmonyGrammar) active() stance {
 func (g *harmonyGrammar) text(s string, at int, out emitter) {
 	switch g.phase {
 	case harmonyInHeader:
+		if len(s) > maxHeader { // no header, and too long to copy into raw
+			g.degrade(out)
+			g.phase, g.route = harmonyInBody, routeContent
+			out(phaseContent, s, at)
+			return
+		}
 		g.hold(s, at)
 		if g.held > maxHeader || strings.IndexByte(s, '\n') >= 0 {
 			g.degrade(out)

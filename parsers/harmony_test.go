@@ -401,6 +401,32 @@ func TestBeamToolHeader(t *testing.T) {
 	}
 }
 
+// TestHarmonyNoHeaderAllocs checks that Extract of long text after
+// <|start|> that is no header (with a newline or without), one piece of the
+// output up to its end, returns it as a substring of the output and
+// allocates nothing once the parser has run an Extract, as for any other
+// one-piece section: the grammar copies a header's text to read it, not a
+// piece too long to be one.
+func TestHarmonyNoHeaderAllocs(t *testing.T) {
+	for _, name := range []string{"openai_gptoss", "beam"} {
+		p, err := reasoning.New(name, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, out := range []string{
+			"<|start|>assistant" + strings.Repeat("x", 64<<10),
+			"<|start|>assistant and\n" + strings.Repeat("x", 64<<10),
+		} {
+			if m := p.Extract(out); m.Content != out || m.Reasoning != "" {
+				t.Errorf("%s: Extract(%.30q...) = %.30q..., want the output as content", name, out, m.Content)
+			}
+			if n := testing.AllocsPerRun(20, func() { p.Extract(out) }); n != 0 {
+				t.Errorf("%s: Extract(%.30q...): %v allocations, want 0", name, out, n)
+			}
+		}
+	}
+}
+
 // TestHarmonyHeldHeader streams headers whose text comes in deltas of its
 // own, which the grammar holds as they come, to both Harmony names, in
 // deltas of a few bytes and of one token with IDs: headers that reach

@@ -836,10 +836,12 @@ func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	// run of them is held: the driver holds them then (driver.run).
 	//
 	// The live driver's fast is -1 besides while the stream is finished
-	// (and direct too), or while the markers with IDs pending (s.watch)
-	// are not those the scanner watches for them (l.extra), which a slow
-	// delta sets right before it returns (a delta that carried a marker's
-	// ID, or used one up). The common delta checks neither.
+	// (and direct too). No delta checks the markers with IDs pending
+	// (s.watch): only a slow delta changes them, and it makes the scanner
+	// watch them (l.extra) before it returns (watchPending).
+	if work.Counting && s.watch != s.live.extra {
+		panic(fmt.Sprintf("parsers: markers %#x have IDs pending, the scanner watches %#x for them", s.watch, s.live.extra))
+	}
 	if l, t := &s.live, d.Text; l.fast >= 0 && t != "" && !holds(l.hold, t[len(t)-1]) {
 		if s.quietIDs(d.IDs) && l.sc.Quiet(t) {
 			l.pos += len(t)
@@ -849,7 +851,7 @@ func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 			}
 			return reasoning.Message{Content: t}
 		}
-	} else if l.direct >= 0 && s.watch == l.extra && s.quietIDs(d.IDs) && l.sc.Quiet(t) {
+	} else if l.direct >= 0 && s.quietIDs(d.IDs) && l.sc.Quiet(t) {
 		return l.quiet(t, &s.slab) // the driver holds what the grammar would (driver.run)
 	}
 	if s.live.direct == directSegment && s.toSegment(d) {
@@ -898,7 +900,7 @@ func (s *shell) watchPending() {
 //go:noinline
 func (s *shell) toSegment(d reasoning.Delta) bool {
 	l := &s.live
-	if s.watch != l.extra || !s.quietIDs(d.IDs) || !l.sc.Quiet(d.Text) {
+	if !s.quietIDs(d.IDs) || !l.sc.Quiet(d.Text) {
 		return false
 	}
 	l.pos += len(d.Text)
@@ -914,7 +916,7 @@ func (s *shell) toSegment(d reasoning.Delta) bool {
 //go:noinline
 func (s *shell) toHeld(d reasoning.Delta) bool {
 	l := &s.live
-	if s.watch != l.extra || !s.quietIDs(d.IDs) || !l.sc.Quiet(d.Text) || !s.held.takeHeld(d.Text, l.pos) {
+	if !s.quietIDs(d.IDs) || !l.sc.Quiet(d.Text) || !s.held.takeHeld(d.Text, l.pos) {
 		return false
 	}
 	l.pos += len(d.Text)

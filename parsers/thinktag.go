@@ -355,16 +355,8 @@ func (f *tagFamily) step(s tagState, k int) (next tagState, keep bool) {
 
 // from is the state mv leads to from s.
 func (mv *move) from(s tagState) tagState {
-	if mv.fresh {
-		return mv.to
-	}
-	next := s
-	next.phase, next.opened, next.seen, next.begun, next.inTool, next.inTail =
-		mv.to.phase, mv.to.opened, mv.to.seen, mv.to.begun, mv.to.inTool, mv.to.inTail
-	// A marker that leaves the state as it was ends the leading trim: the
-	// text after a dropped wrapper (ERNIE's <response>) is kept verbatim.
-	next.trimming = next.trimming && !mv.untrim
-	return next
+	mv.apply(&s)
+	return s
 }
 
 // apply makes *s the state mv leads to from it: from, in place.
@@ -375,6 +367,8 @@ func (mv *move) apply(s *tagState) {
 	}
 	s.phase, s.opened, s.seen, s.begun, s.inTool, s.inTail =
 		mv.to.phase, mv.to.opened, mv.to.seen, mv.to.begun, mv.to.inTool, mv.to.inTail
+	// A marker that leaves the state as it was ends the leading trim: the
+	// text after a dropped wrapper (ERNIE's <response>) is kept verbatim.
 	s.trimming = s.trimming && !mv.untrim
 }
 

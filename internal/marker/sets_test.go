@@ -1,0 +1,72 @@
+package marker
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestManySets moves the active set among more sets than a Scanner
+// remembers (setsKept, and Reset's), after every marker, with markers that
+// share a first byte in groups and others that begin alone: the events are
+// the reference's however the input is cut, and a delta Quiet passes is
+// returned whole as text of its own. FuzzScan moves among four sets at
+// most, which SetActive never has to forget.
+func TestManySets(t *testing.T) {
+	markers := []string{"<|start|>", "<|message|>", "<|eom|>", "to=", "[THINK]", "[/THINK]", "<think>", "</think>", "x>y"}
+	if err := Check(markers); err != nil {
+		t.Fatal(err)
+	}
+	alphabet := []string{"<|", "<", "|", "start|>", "message|>", "eom|>", "t", "o", "=", "to", "[", "[/", "THINK]", "think>", "</", "x", ">", "y", " ", "a"}
+	alphabet = append(alphabet, markers...)
+	all := uint64(1)<<len(markers) - 1
+	for _, sets := range [][]uint64{
+		{all &^ 1, all &^ 2, all &^ 4, all &^ 8, all &^ 16, all &^ 32, all &^ 64, all &^ 128, all &^ 256},
+		{1 | 2, 4 | 8, 16 | 32, 64 | 128, 256 | 1, 2 | 8 | 64, 1 | 16 | 256, all, 8},
+	} {
+		next := func(k int) uint64 { return sets[k] }
+		r := rand.New(rand.NewPCG(7, uint64(sets[0])))
+		for range 1000 {
+			var b strings.Builder
+			for range r.IntN(40) {
+				b.WriteString(alphabet[r.IntN(len(alphabet))])
+			}
+			input := b.String()
+			want := referenceMoving(markers, input, next)
+			var deltas []string
+			for i := 0; i < len(input); {
+				n := min(len(input)-i, r.IntN(9))
+				deltas = append(deltas, input[i:i+n])
+				i += n
+			}
+			var s Scanner
+			s.Reset(markers)
+			var got []event
+			for _, d := range deltas {
+				quiet := s.Quiet(d)
+				s.Feed(d)
+				var pieces []event
+				for {
+					held, before, k := s.Next()
+					pieces = addText(addText(pieces, held), before)
+					got = addText(addText(got, held), before)
+					if k < 0 {
+						break
+					}
+					pieces = append(pieces, event{Marker: k})
+					got = append(got, event{Marker: k})
+					s.SetActive(next(k))
+				}
+				if quiet && d != "" && (s.Held() != "" || len(pieces) != 1 || pieces[0].Text != d) {
+					t.Fatalf("sets %#x, deltas %q: Quiet(%q) = true, but Next gives %v and holds %q", sets, deltas, d, pieces, s.Held())
+				}
+			}
+			got = addText(got, s.Flush())
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Fatalf("sets %#x, input %q, deltas %q: mismatch (-want +got):\n%s", sets, input, deltas, diff)
+			}
+		}
+	}
+}
