@@ -6,7 +6,6 @@ package marker
 import (
 	"fmt"
 	"math/bits"
-	"slices"
 	"strings"
 
 	"github.com/reasoning-go/reasoning/internal/work"
@@ -103,38 +102,13 @@ type Scanner struct {
 	// turns out to be text stays valid as it was returned.
 	cand   uint64
 	candOf uint64
-
-	// shared[i*len(markers)+j] is the length of the longest prefix markers
-	// i and j share (marker i's length where j is i), made when first
-	// needed (see prefixes) and kept by Reset while the markers are the
-	// same: extend tells the candidates apart by it, where comparing each
-	// one's bytes with the delta's would cost their number times a delta.
-	shared []int32
 }
 
 // Reset makes s watch markers (which must pass Check and are not copied),
 // all of them active, with nothing held.
 func (s *Scanner) Reset(markers []string) {
-	shared := s.shared
-	if len(markers) != len(s.markers) || len(markers) == 0 || &markers[0] != &s.markers[0] {
-		shared = shared[:0]
-	}
-	*s = Scanner{markers: markers, slab: s.slab, all: 1<<len(markers) - 1, shared: shared}
+	*s = Scanner{markers: markers, slab: s.slab, all: 1<<len(markers) - 1}
 	s.use(s.derive(s.all), setsKept) // not remembered: a Scanner reset for a few tokens pays nothing for sets
-}
-
-// prefixes returns s.shared, made for s's markers.
-func (s *Scanner) prefixes() []int32 {
-	if len(s.shared) == 0 {
-		n := len(s.markers)
-		s.shared = slices.Grow(s.shared[:0], n*n)[:n*n]
-		for i, a := range s.markers {
-			for j, b := range s.markers {
-				s.shared[i*n+j] = int32(commonPrefix(a, b))
-			}
-		}
-	}
-	return s.shared
 }
 
 // setsKept is how many sets SetActive remembers.
@@ -471,47 +445,25 @@ func (s *Scanner) hold(cand uint64, n int) {
 // extend returns the marker of cand that h+b begins with, whole, or -1 and
 // those of which h+b is still a proper prefix; h, held text, is a proper
 // prefix of every marker in cand.
-//
-// It compares b with one candidate's bytes only: where b parts from it,
-// those that part from it at the same byte, b's, go on; where b ends, those
-// that share as much with it.
 func (s *Scanner) extend(h, b string) (k int, more uint64) {
-	shared, n := s.prefixes(), len(s.markers)
-	p, cand := len(h), s.cand // every marker of cand begins with h, p bytes
-	for {
-		k := bits.TrailingZeros64(cand)
-		mk := s.markers[k]
-		m := min(len(mk)-p, len(b))
-		work.Add(m)
+	for m := s.cand; m != 0; m &= m - 1 {
+		k := bits.TrailingZeros64(m)
+		tail := s.markers[k][len(h):]
+		work.Add(len(tail))
+		n := min(len(tail), len(b))
 		i := 0
-		for i < m && mk[p+i] == b[i] {
+		for i < n && tail[i] == b[i] {
 			i++
 		}
-		if p+i == len(mk) {
+		switch {
+		case i < n: // they part
+		case len(tail) <= len(b):
 			return k, 0 // markers are not inside one another: no other begins h+b
+		default:
+			more |= 1 << k
 		}
-		row := shared[k*n : k*n+n]
-		cand &^= 1 << k
-		if i == len(b) { // h+b is a proper prefix of mk, and of those that share it with mk
-			more = 1 << k
-			for m := cand; m != 0; m &= m - 1 {
-				if j := bits.TrailingZeros64(m); int(row[j]) >= p+len(b) {
-					more |= 1 << j
-				}
-			}
-			return -1, more
-		}
-		q, c := p+i, b[i] // b parts from mk at its byte q
-		for m := cand; m != 0; m &= m - 1 {
-			if j := bits.TrailingZeros64(m); int(row[j]) != q || s.markers[j][q] != c {
-				cand &^= 1 << j
-			}
-		}
-		if cand == 0 {
-			return -1, 0
-		}
-		p, b = q+1, b[i+1:]
 	}
+	return -1, more
 }
 
 // Flush ends the input and returns the text held back.
