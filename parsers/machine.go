@@ -858,9 +858,6 @@ func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	if s.live.direct == directHeld && s.toHeld(d) {
 		return reasoning.Message{}
 	}
-	if s.live.sc.Held() != "" && s.toScanner(d) {
-		return reasoning.Message{}
-	}
 	// Any other delta runs the driver, here rather than in a call of its
 	// own, which a grammar that never takes text direct would pay for
 	// every delta.
@@ -921,21 +918,6 @@ func (s *shell) toHeld(d reasoning.Delta) bool {
 		return false
 	}
 	l.pos += len(d.Text)
-	l.fed += len(d.Text)
-	return true
-}
-
-// toScanner hands d whole to the scanner, on the fast path's terms, where
-// it holds the beginning of a marker that d only lengthens (see
-// marker.Scanner.Extend), and reports whether it did: the driver would
-// emit nothing.
-//
-//go:noinline
-func (s *shell) toScanner(d reasoning.Delta) bool {
-	l := &s.live
-	if s.watch != l.extra || !s.quietIDs(d.IDs) || !l.sc.Extend(d.Text) {
-		return false
-	}
 	l.fed += len(d.Text)
 	return true
 }

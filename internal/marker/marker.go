@@ -435,26 +435,6 @@ func (s *Scanner) nextShort(held, rest string) (string, string, int) {
 	return held, rest, -1
 }
 
-// Extend reports whether t, fed next, would only lengthen the text held,
-// which is still a proper prefix of an active marker after it: Next would
-// return nothing. It then takes t, and the Scanner is as Next would leave
-// it; else it is as it was. A caller may take such a delta without
-// feeding it: most deltas inside a marker cut into several are such.
-func (s *Scanner) Extend(t string) bool {
-	h := s.held
-	if h == "" || s.cand == 0 || s.candOf != s.active {
-		return false
-	}
-	work.Add(len(h))
-	k, more := s.extend(h, t)
-	if k >= 0 || more == 0 {
-		return false
-	}
-	s.hold(more, len(h)+len(t))
-	s.delta, s.cur, s.known = t, len(t), 0
-	return true
-}
-
 // hold makes the first n bytes of the markers in cand, of which they are a
 // proper prefix, the held text.
 func (s *Scanner) hold(cand uint64, n int) {

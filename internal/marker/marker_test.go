@@ -497,16 +497,9 @@ func FuzzScan(f *testing.F) {
 		}
 		s.Reset(markers)
 		for _, d := range deltas {
-			// A delta Extend takes is one Next returns nothing of, and
-			// the Scanner goes on from where Extend leaves it.
-			e := s
-			extended := e.Extend(d)
 			s.Feed(d)
 			for {
 				held, before, k := s.Next()
-				if extended && (held != "" || before != "" || k >= 0) {
-					t.Fatalf("markers %q, deltas %q: Extend(%q) = true, but Next gives %q, %q, %d", markers, deltas, d, held, before, k)
-				}
 				text(held)
 				text(before)
 				if k < 0 {
@@ -514,12 +507,6 @@ func FuzzScan(f *testing.F) {
 				}
 				got = append(got, event{Marker: k})
 				s.SetActive(next(k))
-			}
-			if extended {
-				if e.Held() != s.Held() {
-					t.Fatalf("markers %q, deltas %q: after Extend(%q), held %q, want %q", markers, deltas, d, e.Held(), s.Held())
-				}
-				s = e
 			}
 		}
 		text(s.Flush())
