@@ -255,9 +255,6 @@ func (s *Scanner) Quiet(t string) bool {
 	}
 	if s.only >= 0 { // noneStarts' common case, without its call
 		work.Add(len(t))
-		if len(t) <= shortLen {
-			return !hasByte(t, byte(s.only))
-		}
 		return strings.IndexByte(t, byte(s.only)) < 0
 	}
 	return s.noneIn(t)
@@ -484,24 +481,8 @@ func (s *Scanner) noneStarts(t string) bool {
 		return true
 	case len(t) > 32: // index searches it, once
 		return false
-	case len(t) <= shortLen:
-		return !hasByte(t, byte(s.only))
 	}
 	return strings.IndexByte(t, byte(s.only)) < 0
-}
-
-// shortLen is the longest text hasByte is for: as short as a delta most
-// often is, where a call of strings.IndexByte costs more than a loop.
-const shortLen = 8
-
-// hasByte reports whether c is in t, which is short (shortLen).
-func hasByte(t string, c byte) bool {
-	for i := 0; i < len(t); i++ {
-		if t[i] == c {
-			return true
-		}
-	}
-	return false
 }
 
 // matchAcross looks for an active marker that starts at the beginning of
