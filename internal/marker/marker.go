@@ -386,6 +386,9 @@ func (s *Scanner) Next() (held, text string, m int) {
 		held, s.held, s.cand = h, "", 0
 	}
 	rest := s.delta[s.cur:]
+	if rest == "" { // the delta's end, often right after a marker
+		return held, "", -1
+	}
 	if s.only < 0 && len(rest) <= 32 && s.active != 0 { // a delta, where the markers begin with different bytes
 		return s.nextShort(held, rest)
 	}
