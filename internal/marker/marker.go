@@ -457,12 +457,8 @@ func (s *Scanner) extend(h, b string) (k int, more uint64) {
 			continue
 		}
 		work.Add(len(mk) - p)
-		n, i := min(len(mk)-p, len(b)), 1
-		for i+3 <= n && le32(mk, p+i-1) == le32(b, i-1) { // 4 bytes at a time, the first again
-			i += 3
-		}
-		for i < n && mk[p+i] == b[i] {
-			i++
+		i := 1
+		for n := min(len(mk)-p, len(b)); i < n && mk[p+i] == b[i]; i++ {
 		}
 		switch {
 		case p+i == len(mk):
@@ -472,12 +468,6 @@ func (s *Scanner) extend(h, b string) (k int, more uint64) {
 		}
 	}
 	return -1, more
-}
-
-// le32 returns the 4 bytes of s from i as one number.
-func le32(s string, i int) uint32 {
-	s = s[i : i+4]
-	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
 }
 
 // Flush ends the input and returns the text held back.
