@@ -551,6 +551,9 @@ func (s *Scanner) index(rest string) (pos, k int) {
 		}
 		work.Add(i + 1)
 		off += i
+		if len(rest)-off < s.short { // no marker fits in what is left
+			return 0, -1
+		}
 		if k := s.startsAt(rest[off:]); k >= 0 {
 			return off, k
 		}
