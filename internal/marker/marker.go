@@ -386,6 +386,9 @@ func (s *Scanner) Next() (held, text string, m int) {
 		held, s.held, s.cand = h, "", 0
 	}
 	rest := s.delta[s.cur:]
+	if rest == "" { // the delta's end, often right after a marker
+		return held, "", -1
+	}
 	if s.only < 0 && len(rest) <= 32 && s.active != 0 { // a delta, where the markers begin with different bytes
 		return s.nextShort(held, rest)
 	}
@@ -443,20 +446,24 @@ func (s *Scanner) hold(cand uint64, n int) {
 // those of which h+b is still a proper prefix; h, held text, is a proper
 // prefix of every marker in cand.
 func (s *Scanner) extend(h, b string) (k int, more uint64) {
+	p := len(h)
+	if b == "" {
+		return -1, s.cand
+	}
 	for m := s.cand; m != 0; m &= m - 1 {
 		k := bits.TrailingZeros64(m)
-		tail := s.markers[k][len(h):]
-		work.Add(len(tail))
-		n := min(len(tail), len(b))
-		i := 0
-		for i < n && tail[i] == b[i] {
-			i++
+		mk := s.markers[k]
+		if mk[p] != b[0] { // they part at once: the common case where several go on from h
+			continue
+		}
+		work.Add(len(mk) - p)
+		i := 1
+		for n := min(len(mk)-p, len(b)); i < n && mk[p+i] == b[i]; i++ {
 		}
 		switch {
-		case i < n: // they part
-		case len(tail) <= len(b):
+		case p+i == len(mk):
 			return k, 0 // markers are not inside one another: no other begins h+b
-		default:
+		case i == len(b):
 			more |= 1 << k
 		}
 	}
@@ -544,6 +551,9 @@ func (s *Scanner) index(rest string) (pos, k int) {
 		}
 		work.Add(i + 1)
 		off += i
+		if len(rest)-off < s.short { // no marker fits in what is left
+			return 0, -1
+		}
 		if k := s.startsAt(rest[off:]); k >= 0 {
 			return off, k
 		}
@@ -606,17 +616,12 @@ func (s *Scanner) partial(t string) (n int, cand uint64) {
 		}
 		suffix := t[i:]
 		// Every active marker begins with lead: a suffix no longer than
-		// what it shares with lead is a proper prefix of those longer
-		// than it, and one that parts from lead of none.
+		// what it shares with lead is a proper prefix of every one (a
+		// marker that short would be inside the others, or the only one,
+		// the longest), and one that parts from lead of none.
 		p := commonPrefix(suffix, s.lead)
-		if p == len(suffix) && p < len(s.lead) { // all are longer than lead
+		if p == len(suffix) { // of all: none is as short as suffix, which is shorter than the longest
 			return p, s.active
-		} else if p == len(suffix) {
-			for m := s.active; m != 0; m &= m - 1 {
-				if j := bits.TrailingZeros64(m); len(s.markers[j]) > p {
-					cand |= 1 << j
-				}
-			}
 		} else if p == len(s.lead) {
 			for m := s.active; m != 0; m &= m - 1 {
 				j := bits.TrailingZeros64(m)

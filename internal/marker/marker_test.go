@@ -2,6 +2,7 @@ package marker
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -439,9 +440,11 @@ func TestScanPiecesStay(t *testing.T) {
 }
 
 // fuzzMarkers are the markers FuzzScan chooses from: shared prefixes
-// ("<", "<|"), shared first bytes, multi-byte runes and markers whose
-// prefix is another's suffix.
-var fuzzMarkers = []string{"<think>", "</think>", "<tool_call>", "<|start|>", "<|end|>", "[THINK]", "[/THINK]", "◁think▷", "◁/think▷", "<<x>", "x>y", "\n</answer>"}
+// ("<", "<|", and longer ones that part at several bytes, as Inkling's),
+// shared first bytes, multi-byte runes and markers whose prefix is
+// another's suffix.
+var fuzzMarkers = []string{"<think>", "</think>", "<tool_call>", "<|start|>", "<|end|>", "[THINK]", "[/THINK]", "◁think▷", "◁/think▷", "<<x>", "x>y", "\n</answer>",
+	"<|content_text|>", "<|content_thinking|>", "<|content_tool_json|>", "<|content_tool_text|>", "<|end_message|>"}
 
 // FuzzScan checks the Scanner against a one-shot reference on any input
 // cut into deltas anywhere, with the active set moving after every marker
@@ -452,6 +455,7 @@ func FuzzScan(f *testing.F) {
 	f.Add("<|start|>x<|end|><|start|><|e", []byte{40}, uint64(0b11000), uint64(0))
 	f.Add("[THINK]a[/THINK]<think>b</think>", []byte{1, 1, 1, 2, 5}, uint64(0b1100011), uint64(0b1011))
 	f.Add("◁think▷思◁/think▷答<<<x>x>y\n</answer>", []byte{2, 3}, uint64(0xfff), uint64(0xabc))
+	f.Add("<|content_tool_te<|content_toxt|><|content_thinking|>a<|content_tool_json|><|end_me<|end|>", []byte{4, 3, 4, 4, 1, 9, 2}, uint64(0x1f018), uint64(0))
 	f.Fuzz(func(t *testing.T, input string, cuts []byte, pick, moves uint64) {
 		var markers []string
 		for i, mk := range fuzzMarkers {
@@ -480,7 +484,17 @@ func FuzzScan(f *testing.F) {
 		}
 		var got []event
 		text := func(t string) { got = addText(got, t) }
+		// The Scanner has watched as many other markers (reversed) before:
+		// Reset keeps nothing of them.
 		var s Scanner
+		other := slices.Clone(markers)
+		slices.Reverse(other)
+		s.Reset(other)
+		for _, d := range deltas {
+			s.Feed(d)
+			for _, _, k := s.Next(); k >= 0; _, _, k = s.Next() {
+			}
+		}
 		s.Reset(markers)
 		for _, d := range deltas {
 			s.Feed(d)
