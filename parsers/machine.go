@@ -214,27 +214,32 @@ func (d *driver) feed(text string, accept func(k, at int) bool, out emitter) {
 		if k < 0 {
 			return
 		}
-		mk := d.markers[k]
-		at := d.pos
-		// A marker watched only for its pending ID (extra) is text, and
-		// uses the ID up. IDs may deny a marker that counts: then it is
-		// text too.
-		if d.mask&(1<<k) == 0 {
-			accept(k, at)
-			d.text(mk, out)
-			continue
-		}
-		d.pos += len(mk)
-		if len(d.run) > 0 {
-			d.settle(out)
-		}
-		if !accept(k, at) {
-			d.g.text(mk, at, out)
-		} else {
-			d.g.marker(k, at, out)
-		}
-		d.sync()
+		d.found(k, accept, out)
 	}
+}
+
+// found takes marker k, which the scanner found at d.pos: the grammar's
+// marker where it counts, else text.
+func (d *driver) found(k int, accept func(k, at int) bool, out emitter) {
+	mk := d.markers[k]
+	at := d.pos
+	// A marker watched only for its pending ID (extra) is text, and uses
+	// the ID up. IDs may deny a marker that counts: then it is text too.
+	if d.mask&(1<<k) == 0 {
+		accept(k, at)
+		d.text(mk, out)
+		return
+	}
+	d.pos += len(mk)
+	if len(d.run) > 0 {
+		d.settle(out)
+	}
+	if !accept(k, at) {
+		d.g.text(mk, at, out)
+	} else {
+		d.g.marker(k, at, out)
+	}
+	d.sync()
 }
 
 // finish ends the text: what the scanner holds, then what the grammar does.
@@ -839,11 +844,19 @@ func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	// (and direct too). No delta checks the markers with IDs pending
 	// (s.watch): only a slow delta changes them, and it makes the scanner
 	// watch them (l.extra) before it returns (watchPending).
+	//
+	// Where text goes direct but the scanner must see the delta, or where
+	// text goes to the open segment or the grammar holds it back, the
+	// shell takes the text before the scanner's first marker itself
+	// (toSection, toGrammar).
 	if work.Counting && s.watch != s.live.extra {
 		panic(fmt.Sprintf("parsers: markers %#x have IDs pending, the scanner watches %#x for them", s.watch, s.live.extra))
 	}
 	if l, t := &s.live, d.Text; l.fast >= 0 && t != "" && !holds(l.hold, t[len(t)-1]) {
-		if s.quietIDs(d.IDs) && l.sc.Quiet(t) {
+		if s.quietIDs(d.IDs) {
+			if !l.sc.Quiet(t) {
+				return s.toSection(t)
+			}
 			l.pos += len(t)
 			l.fed += len(t)
 			if l.fast == int8(phaseReasoning) {
@@ -853,12 +866,10 @@ func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 		}
 	} else if l.direct >= 0 && s.quietIDs(d.IDs) && l.sc.Quiet(t) {
 		return l.quiet(t, &s.slab) // the driver holds what the grammar would (driver.run)
-	}
-	if s.live.direct == directSegment && s.toSegment(d) {
-		return reasoning.Message{}
-	}
-	if s.live.direct == directHeld && s.toHeld(d) {
-		return reasoning.Message{}
+	} else if l.fast == directSegment || l.fast == directHeld {
+		if m, ok := s.toGrammar(d); ok {
+			return m
+		}
 	}
 	// Any other delta runs the driver, here rather than in a call of its
 	// own, which a grammar that never takes text direct would pay for
@@ -891,37 +902,98 @@ func (s *shell) watchPending() {
 	}
 }
 
-// toSegment sends d whole to the open segment, on the fast path's terms,
-// where the grammar says text goes there as it comes (directSegment),
-// and reports whether it did. It is a call of its own so that
+// toGrammar takes d, on the fast path's terms, where the grammar's stance
+// says that text goes to the open segment as it comes (directSegment) or
+// that the grammar holds it back (directHeld), and returns its message;
+// false when d must go to the driver. It is a call of its own so that
 // ExtractStreaming stays as small as the fast path of every other family
 // needs.
 //
 //go:noinline
-func (s *shell) toSegment(d reasoning.Delta) bool {
+func (s *shell) toGrammar(d reasoning.Delta) (reasoning.Message, bool) {
 	l := &s.live
-	if !s.quietIDs(d.IDs) || !l.sc.Quiet(d.Text) {
-		return false
+	if !s.quietIDs(d.IDs) {
+		return reasoning.Message{}, false
+	}
+	if !l.sc.Quiet(d.Text) {
+		return s.toSection(d.Text), true
+	}
+	switch {
+	case l.fast == directSegment:
+		s.segs.add(d.Text)
+	case !s.held.takeHeld(d.Text, l.pos):
+		return s.toSection(d.Text), true
 	}
 	l.pos += len(d.Text)
 	l.fed += len(d.Text)
-	s.segs.add(d.Text)
-	return true
+	return reasoning.Message{}, true
 }
 
-// toHeld hands d whole to the grammar, on the fast path's terms, where its
-// stance says it holds text back (directHeld), and reports whether the
-// grammar held it.
+// toSection takes t, a delta that carries no marker's ID, where the
+// grammar's stance takes text as it comes (to a section or the open
+// segment, or held back: directHeld) and the driver holds no run, and
+// returns its message: the text before the first marker the scanner finds
+// in t goes there without the driver, and the driver takes the rest.
 //
 //go:noinline
-func (s *shell) toHeld(d reasoning.Delta) bool {
+func (s *shell) toSection(t string) reasoning.Message {
 	l := &s.live
-	if !s.quietIDs(d.IDs) || !l.sc.Quiet(d.Text) || !s.held.takeHeld(d.Text, l.pos) {
-		return false
+	l.sc.Feed(t)
+	l.fed += len(t)
+	held, before, k := l.sc.Next()
+	if l.fast == directHeld { // the grammar holds what it may of the text
+		if held != "" && s.held.takeHeld(held, l.pos) {
+			l.pos += len(held)
+			held = ""
+		}
+		if held == "" && before != "" && s.held.takeHeld(before, l.pos) {
+			l.pos += len(before)
+			before = ""
+		}
+		if held == "" && before == "" && k < 0 {
+			return reasoning.Message{}
+		}
+	} else if k < 0 && (held == "" || !holds(l.hold, held[len(held)-1])) && (before == "" || !holds(l.hold, before[len(before)-1])) {
+		l.pos += len(held) + len(before)
+		if l.fast == directSegment {
+			s.segs.add(held)
+			s.segs.add(before)
+			return reasoning.Message{}
+		}
+		text := before
+		switch {
+		case held == "":
+		case before == "":
+			text = held
+		default:
+			start := s.slab.Begin(len(held) + len(before))
+			s.slab.WriteString(held)
+			s.slab.WriteString(before)
+			text = s.slab.End(start)
+		}
+		if l.fast == int8(phaseReasoning) {
+			return reasoning.Message{Reasoning: text}
+		}
+		return reasoning.Message{Content: text}
 	}
-	l.pos += len(d.Text)
-	l.fed += len(d.Text)
-	return true
+	r, c := s.scratch()
+	for { // the driver's feed from here
+		if held != "" {
+			l.text(held, s.out)
+		}
+		if before != "" {
+			l.text(before, s.out)
+		}
+		if k < 0 {
+			break
+		}
+		l.found(k, s.backed, s.out)
+		held, before, k = l.sc.Next()
+	}
+	if s.watch != l.extra { // an ID used up: the next delta may go direct
+		s.watchPending()
+	}
+	return s.joined(r, c)
 }
 
 // quietIDs reports whether a delta with ids may take the fast path as far

@@ -87,47 +87,80 @@ func museName(c byte) bool {
 
 func museSpace(c byte) bool { return c == ' ' || c == '\t' }
 
+// headerRead is what a header's grammar has read of its text (a prompt's
+// part, then the output's).
+type headerRead struct {
+	hg headerGrammar // how far the grammar has got
+	// Where the recipient lies in the header's text: the offset after its
+	// "to=", and the offset after it once spaces follow it; 0 until then
+	// (a recipient never begins the text).
+	nameAt, nameEnd int
+}
+
 // headerGrammar is how far a header's text has got in its grammar,
 // [role] [to=recipient], with spaces between and around (and newlines
 // before it); a header is held back only while its text can still be one.
+// A role word may come only after <|start|>, first: the states where one
+// still may are their own (hgLeadRole, hgTRole, hgToRole, hgRole).
 type headerGrammar uint8
 
 const (
 	hgLead      headerGrammar = iota // only spaces so far
-	hgRole                           // in the role word ("assistant"), after a <|start|>
 	hgRoleSpace                      // spaces after the role
 	hgT                              // the "t" of "to="
 	hgTo                             // "to"
-	hgEq                             // "to="
 	hgName                           // in the recipient
-	hgTrail                          // spaces after the recipient
-	hgBad                            // not a header
+	hgLeadRole                       // hgLead where a role word may come
+	hgTRole                          // hgT, or the start of a role word
+	hgToRole                         // hgTo, or the start of a role word
+	hgRole                           // in the role word ("assistant"), after a <|start|>
+	// From here on, states where the header's reading notes where the
+	// recipient lies, or ends (see museGrammar.read).
+	hgEq    // "to=": the recipient begins after it
+	hgTrail // spaces after the recipient
+	hgBad   // not a header
+	hgStates
 )
 
-// headerMoves is next as a table: headerMoves[roleIndex(role)][g][c] is
-// g.next(c, role).
-var headerMoves = func() (t [2][hgBad + 1][256]headerGrammar) {
-	for r := range t {
-		for g := range t[r] {
-			for c := range t[r][g] {
-				t[r][g][c] = headerGrammar(g).next(byte(c), r == 1)
-			}
+// headerMoves is next as a table: headerMoves[g][c] is g.next(c).
+var headerMoves = func() (t [hgStates][256]headerGrammar) {
+	for g := range t {
+		for c := range t[g] {
+			t[g][c] = headerGrammar(g).next(byte(c))
 		}
 	}
 	return t
 }()
 
-// roleIndex is headerMoves' index for role.
-func roleIndex(role bool) int {
-	if role {
-		return 1
+// next moves the grammar over byte c.
+func (g headerGrammar) next(c byte) headerGrammar {
+	switch g { // where a role word may come, as the state it is besides
+	case hgLeadRole:
+		g = hgLead
+	case hgTRole:
+		g = hgT
+	case hgToRole:
+		g = hgTo
+	case hgRole:
+		return g.step(c, true)
+	default:
+		return g.step(c, false)
 	}
-	return 0
+	switch n := g.step(c, true); n { // a role word may still come after these
+	case hgLead:
+		return hgLeadRole
+	case hgT:
+		return hgTRole
+	case hgTo:
+		return hgToRole
+	default:
+		return n
+	}
 }
 
-// next moves the grammar over byte c. role says whether a role word may
-// still come (the header began with <|start|> and none has been seen).
-func (g headerGrammar) next(c byte, role bool) headerGrammar {
+// step moves the grammar over byte c, from a state that says nothing of a
+// role word: role says whether one may still come (see next).
+func (g headerGrammar) step(c byte, role bool) headerGrammar {
 	asRole := func() headerGrammar { // "t" or "to" was the start of a role word
 		switch {
 		case !role:
@@ -188,16 +221,11 @@ var museSpec = machineSpec{markers: museMarkers, scannerOnly: 1} // museTo is th
 type museGrammar struct {
 	phase musePhase
 
-	// The header being read: its text (held back), how far its grammar has
-	// got, and whether a role word may still come.
+	// The header being read: its text (held back), and what its grammar
+	// has read of it.
 	header heldText
-	hg     headerGrammar
-	role   bool
 	prefix string // header text the prompt already held
-	// Where the recipient lies in the header's text (prefix, then header):
-	// the offset after its "to=", and the offset after it once spaces
-	// follow it; 0 until then (a recipient never begins the text).
-	nameAt, nameEnd int
+	headerRead
 
 	route     museRoute
 	recipient string
@@ -241,7 +269,7 @@ func (g *museGrammar) segments() *segmentBuilder { return &g.segs }
 // active says where text goes: a body's straight to its section, or a
 // tool call's to its segment (muse_spark), while no recipient is held
 // back; everything after a hand-off to content; a header's to the
-// grammar. Muse's markers count but after a hand-off, and museTo in a
+// grammar, which holds it back (directHeld). Muse's markers count but after a hand-off, and museTo in a
 // body, where the scanner finds it so that the body's text may go past
 // the grammar. A held recipient moves the stance: the text that ends it
 // lets the body's go direct again. museTo stays watched meanwhile, so that
@@ -264,10 +292,13 @@ func (g *museGrammar) stanceNow() stance {
 	switch {
 	case g.phase == museHandedOff: // nothing is framing any more
 		return stance{direct: int8(phaseContent)}
-	case g.phase == museInHeader, g.segs.off:
+	case g.phase == museInHeader:
 		// A header's text may make it a body (degrade), which moves the
 		// stance without the driver told (moves): the grammar reads that
-		// body's text itself, found false, until the next marker's sync.
+		// body's text itself, found false, until the next marker's sync
+		// (takeHeld declines text once no header is held).
+		return stance{mask: framing, direct: directHeld}
+	case g.segs.off:
 		return stance{mask: framing, direct: -1}
 	case g.clen > 0:
 		return stance{mask: framing | 1<<mmTo, moves: true, direct: -1}
@@ -296,20 +327,9 @@ func (g *museGrammar) end(out emitter) {
 func (g *museGrammar) text(s string, at int, out emitter) {
 	switch g.phase {
 	case museInHeader:
-		hg, base := g.hg, len(g.prefix)+g.header.n
-		for i := 0; i < len(s) && hg != hgBad; i++ {
-			switch hg = headerMoves[roleIndex(g.role)][hg][s[i]]; {
-			case hg == hgRoleSpace:
-				g.role = false
-			case hg == hgEq:
-				g.role, g.nameAt = false, base+i+1
-			case hg == hgTrail && g.nameEnd == 0:
-				g.nameEnd = base + i
-			}
-		}
-		g.hg = hg
+		g.headerRead = g.read(s)
 		g.header.add(s, at)
-		if hg == hgBad || g.header.full() {
+		if g.hg == hgBad || g.header.full() {
 			g.degrade(out) // not a header after all: its text is content
 		}
 	case museInBody:
@@ -317,6 +337,42 @@ func (g *museGrammar) text(s string, at int, out emitter) {
 	default:
 		out(phaseContent, s, at)
 	}
+}
+
+// takeHeld adds s, text at offset at, to the header held, unless it ends
+// the header (see text) or the grammar reads none.
+func (g *museGrammar) takeHeld(s string, at int) bool {
+	if g.phase != museInHeader || g.header.n+len(s) > maxHeader {
+		return false
+	}
+	r := g.read(s)
+	if r.hg == hgBad {
+		return false
+	}
+	g.headerRead = r
+	if s != "" {
+		g.header.add(s, at)
+	}
+	return true
+}
+
+// read returns where the header's grammar stands after s, the header's
+// next text.
+func (g *museGrammar) read(s string) headerRead {
+	r, base := g.headerRead, len(g.prefix)+g.header.n
+	for i := 0; i < len(s); i++ {
+		if r.hg = headerMoves[r.hg][s[i]]; r.hg >= hgEq { // past the role: where the recipient lies
+			switch {
+			case r.hg == hgBad:
+				return r
+			case r.hg == hgEq:
+				r.nameAt = base + i + 1
+			case r.nameEnd == 0: // hgTrail
+				r.nameEnd = base + i
+			}
+		}
+	}
+	return r
 }
 
 // degrade ends a header that is not one: its text is the start of a
@@ -536,9 +592,12 @@ func (g *museGrammar) marker(k, at int, out emitter) {
 // come first), or after a terminator. The message before it has ended.
 func (g *museGrammar) startHeader(afterStart bool) {
 	g.segs.end()
-	g.phase, g.hg, g.role = museInHeader, hgLead, afterStart
+	g.phase, g.headerRead = museInHeader, headerRead{hg: hgLead}
+	if afterStart {
+		g.hg = hgLeadRole
+	}
 	g.header.reset()
-	g.prefix, g.nameAt, g.nameEnd = "", 0, 0
+	g.prefix = ""
 }
 
 // openHeader ends the header at <|message|> (at) and starts the body.
@@ -674,8 +733,7 @@ func museStartOf(cfg reasoning.Config, tok tokenizer.Tokenizer, handOff bool) *m
 	g.phase, g.route, g.recipient, g.over = p.phase, p.route, p.recipient, p.over
 	switch p.phase {
 	case museInHeader:
-		g.hg, g.role, g.prefix = p.hg, p.role, p.header.String()
-		g.nameAt, g.nameEnd = p.nameAt, p.nameEnd
+		g.headerRead, g.prefix = p.headerRead, p.header.String()
 	case museInBody:
 		if p.route == museToTool {
 			g.segs.begin("", p.recipient, "")
