@@ -139,18 +139,19 @@ const (
 // normFilter is what rule (a) holds between deltas: the text it has not
 // decided yet, and what it joins output in.
 //
-// Rule (a) reads its text, held text and the delta joined, in bulk. Only a try, which reads what follows a
-// run of dots and droppable whitespace, can rewrite text, hold it back or
-// change what a later try does (rule a's empty), and it can do so only at
-// a run that has a dot and such whitespace (a spaced run: elsewhere it
-// decides no match, and only marks rule a's empty), or in the tail of a
-// text more may follow, where it may read to the end (normBounds). So a
-// rule finds the next spaced run by its dot (nextRun, strings.IndexByte),
-// takes the text before it at once (skip: the state after it depends on
-// its last few characters), and reads one character at a time only the
-// spaced runs and the tail's run. A call's output is its text up to what
-// it holds, with the runs it rewrote cut (out): a substring of the input
-// when nothing is rewritten or was held.
+// Rule (a) reads its text, held text and the delta joined, in bulk (a short
+// delta no try reads, the common one, it takes whole: pathRule.feed). Only
+// a try, which reads what follows a run of dots and droppable whitespace,
+// can rewrite text, hold it back or change what a later try does (rule a's
+// empty), and it can do so only at a run that has a dot and such whitespace
+// (a spaced run: elsewhere it decides no match, and only marks rule a's
+// empty), or in the tail of a text more may follow, where it may read to
+// the end (normBounds). So a rule finds the next spaced run by its dot
+// (nextRun, strings.IndexByte), takes the text before it at once (skip: the
+// state after it depends on its last few characters), and reads one
+// character at a time only the spaced runs and the tail's run. A call's
+// output is its text up to what it holds, with the runs it rewrote cut
+// (out): a substring of the input when nothing is rewritten or was held.
 type normFilter struct {
 	hold string      // undecided text: a run that may be rewritten, or a rune cut in two
 	cuts []int       // the runs a call rewrote, as pairs of offsets (start, end) into its text
@@ -433,24 +434,34 @@ type pathRule struct {
 // feed runs rule (a) over s, after the text it held; eof ends the text.
 // It returns the output (see normFilter).
 func (p *pathRule) feed(s string, eof bool) string {
-	if p.hold == "" && s != "" && len(s) <= 64 && s[len(s)-1] < utf8.RuneSelf {
-		// Outside a path only a slash can begin one; a delta without one
-		// leaves no path and sets only whether a run of path characters
-		// goes on. Inside one (or after its slash), a delta of ordinary
-		// characters goes on with it. (A long text is read in bulk below.)
+	if n := len(s); p.hold == "" && n > 0 && n <= 64 && s[n-1] < utf8.RuneSelf {
+		// A short delta that ends in an ASCII character (a long text is
+		// read in bulk below).
 		var seen uint8
-		for k := range len(s) {
+		k := 0
+		for ; k+4 <= n; k += 4 {
+			w := s[k : k+4]
+			seen |= normClass[w[0]] | normClass[w[1]] | normClass[w[2]] | normClass[w[3]]
+		}
+		for ; k < n; k++ {
 			seen |= normClass[s[k]]
 		}
-		switch {
-		case !p.path && !p.slash && seen&(cSlash|cLead) == 0:
-			p.run = normClass[s[len(s)-1]]&(cDrop|cBreak) == 0
+		if !p.path && !p.slash && seen&(cSlash|cLead) == 0 {
+			// Outside a path only a slash can begin one: s leaves no
+			// path and sets only whether a run of path characters goes on.
+			p.run = normClass[s[n-1]]&(cDrop|cBreak) == 0
 			return s
-		case seen&(cDot|cSlash|cDrop|cBreak|cLead) == 0:
-			p.ordinary()
+		}
+		if p.short(s, seen) {
 			return s
 		}
 	}
+	return p.bulk(s, eof)
+}
+
+// bulk is feed for a text that is long, or after held text, or that a try
+// reads.
+func (p *pathRule) bulk(s string, eof bool) string {
 	t := p.take(s)
 	lim, tail, text := normBounds(t, eof)
 	i := 0
@@ -484,6 +495,39 @@ func (p *pathRule) feed(s string, eof bool) string {
 	p.skip(t, i, lim, eof)
 	p.hold = t[lim:]
 	return p.out(t[:lim])
+}
+
+// short reads s, a short delta after no held text that ends in an ASCII
+// character, whose bytes' classes are seen, when no try would read it, and
+// reports whether it did: it leaves the state as it is when one would.
+func (p *pathRule) short(s string, seen uint8) bool {
+	switch {
+	case seen&(cDot|cSlash|cDrop|cBreak|cLead) == 0:
+		// Inside one (or after its slash) ordinary characters go on with it.
+		p.ordinary()
+		return true
+	case seen&cLead != 0:
+		return false
+	}
+	// A try reads only a dot or whitespace in a path: take a character
+	// at a time until one would.
+	run, slash, path, empty := p.run, p.slash, p.path, p.empty
+	for k := range len(s) {
+		c := normClass[s[k]]
+		switch {
+		case path && c&cRun != 0:
+			return false
+		case c&(cDrop|cBreak) != 0:
+			run, slash, path, empty = false, false, false, false
+		default:
+			if slash {
+				path, empty = true, false
+			}
+			slash, run = c&cSlash != 0 && run, true
+		}
+	}
+	p.run, p.slash, p.path, p.empty = run, slash, path, empty
+	return true
 }
 
 // sep reads t[i:end], dots and droppable whitespace, one at a time from
