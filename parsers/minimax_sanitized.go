@@ -139,18 +139,19 @@ const (
 // normFilter is what rule (a) holds between deltas: the text it has not
 // decided yet, and what it joins output in.
 //
-// Rule (a) reads its text, held text and the delta joined, in bulk. Only a try, which reads what follows a
-// run of dots and droppable whitespace, can rewrite text, hold it back or
-// change what a later try does (rule a's empty), and it can do so only at
-// a run that has a dot and such whitespace (a spaced run: elsewhere it
-// decides no match, and only marks rule a's empty), or in the tail of a
-// text more may follow, where it may read to the end (normBounds). So a
-// rule finds the next spaced run by its dot (nextRun, strings.IndexByte),
-// takes the text before it at once (skip: the state after it depends on
-// its last few characters), and reads one character at a time only the
-// spaced runs and the tail's run. A call's output is its text up to what
-// it holds, with the runs it rewrote cut (out): a substring of the input
-// when nothing is rewritten or was held.
+// Rule (a) reads its text, held text and the delta joined, in bulk (a short
+// delta no try reads, the common one, it takes whole: pathRule.feed). Only
+// a try, which reads what follows a run of dots and droppable whitespace,
+// can rewrite text, hold it back or change what a later try does (rule a's
+// empty), and it can do so only at a run that has a dot and such whitespace
+// (a spaced run: elsewhere it decides no match, and only marks rule a's
+// empty), or in the tail of a text more may follow, where it may read to
+// the end (normBounds). So a rule finds the next spaced run by its dot
+// (nextRun, strings.IndexByte), takes the text before it at once (skip: the
+// state after it depends on its last few characters), and reads one
+// character at a time only the spaced runs and the tail's run. A call's
+// output is its text up to what it holds, with the runs it rewrote cut
+// (out): a substring of the input when nothing is rewritten or was held.
 type normFilter struct {
 	hold string      // undecided text: a run that may be rewritten, or a rune cut in two
 	cuts []int       // the runs a call rewrote, as pairs of offsets (start, end) into its text
@@ -433,24 +434,34 @@ type pathRule struct {
 // feed runs rule (a) over s, after the text it held; eof ends the text.
 // It returns the output (see normFilter).
 func (p *pathRule) feed(s string, eof bool) string {
-	if p.hold == "" && s != "" && len(s) <= 64 && s[len(s)-1] < utf8.RuneSelf {
-		// Outside a path only a slash can begin one; a delta without one
-		// leaves no path and sets only whether a run of path characters
-		// goes on. Inside one (or after its slash), a delta of ordinary
-		// characters goes on with it. (A long text is read in bulk below.)
+	if n := len(s); p.hold == "" && n > 0 && n <= 64 && s[n-1] < utf8.RuneSelf {
+		// A short delta that ends in an ASCII character (a long text is
+		// read in bulk below).
 		var seen uint8
-		for k := range len(s) {
+		k := 0
+		for ; k+4 <= n; k += 4 {
+			w := s[k : k+4]
+			seen |= normClass[w[0]] | normClass[w[1]] | normClass[w[2]] | normClass[w[3]]
+		}
+		for ; k < n; k++ {
 			seen |= normClass[s[k]]
 		}
-		switch {
-		case !p.path && !p.slash && seen&(cSlash|cLead) == 0:
-			p.run = normClass[s[len(s)-1]]&(cDrop|cBreak) == 0
+		if !p.path && !p.slash && seen&(cSlash|cLead) == 0 {
+			// Outside a path only a slash can begin one: s leaves no
+			// path and sets only whether a run of path characters goes on.
+			p.run = normClass[s[n-1]]&(cDrop|cBreak) == 0
 			return s
-		case seen&(cDot|cSlash|cDrop|cBreak|cLead) == 0:
-			p.ordinary()
+		}
+		if p.short(s, seen) {
 			return s
 		}
 	}
+	return p.bulk(s, eof)
+}
+
+// bulk is feed for a text that is long, or after held text, or that a try
+// reads.
+func (p *pathRule) bulk(s string, eof bool) string {
 	t := p.take(s)
 	lim, tail, text := normBounds(t, eof)
 	i := 0
@@ -484,6 +495,39 @@ func (p *pathRule) feed(s string, eof bool) string {
 	p.skip(t, i, lim, eof)
 	p.hold = t[lim:]
 	return p.out(t[:lim])
+}
+
+// short reads s, a short delta after no held text that ends in an ASCII
+// character, whose bytes' classes are seen, when no try would read it, and
+// reports whether it did: it leaves the state as it is when one would.
+func (p *pathRule) short(s string, seen uint8) bool {
+	switch {
+	case seen&(cDot|cSlash|cDrop|cBreak|cLead) == 0:
+		// Inside one (or after its slash) ordinary characters go on with it.
+		p.ordinary()
+		return true
+	case seen&cLead != 0:
+		return false
+	}
+	// A try reads only a dot or whitespace in a path: take a character
+	// at a time until one would.
+	run, slash, path, empty := p.run, p.slash, p.path, p.empty
+	for k := range len(s) {
+		c := normClass[s[k]]
+		switch {
+		case path && c&cRun != 0:
+			return false
+		case c&(cDrop|cBreak) != 0:
+			run, slash, path, empty = false, false, false, false
+		default:
+			if slash {
+				path, empty = true, false
+			}
+			slash, run = c&cSlash != 0 && run, true
+		}
+	}
+	p.run, p.slash, p.path, p.empty = run, slash, path, empty
+	return true
 }
 
 // sep reads t[i:end], dots and droppable whitespace, one at a time from
@@ -615,16 +659,23 @@ var nameExtensions = map[string]bool{
 // rule reads each byte once: where it stands in the current run of name
 // characters and the try in progress, which reads on across deltas, are
 // carried from one call to the next, and the text held is only kept, not
-// read again. Over a whole text it reads only the spaced runs (whole).
+// read again; the next delta is written after it in the slab, so that
+// held text is copied once. Most tries, at one space with no dot, cannot
+// match: those read on as outside a try (quiet, plain). Over a whole text
+// it reads only the spaced runs (whole).
 type nameRule struct {
 	hold  string      // undecided text: from the start of the try in progress, or a character cut in two
 	cut   int         // the bytes at the end of hold that begin a character cut in two, not read yet
 	cuts  []nameCut   // the runs the call rewrites
-	slab  marker.Slab // joins held text with new, and output that is not a piece of the input
+	slab  marker.Slab // holds held text and the delta after it, and output that is not a piece of the input
 	st    uint8       // where it stands in the current run of name characters (nAfter, ...)
 	n     int         // the run's length
 	phase uint8       // outside a try, or in its run or its extension
 	try   nameTry
+	// quiet: outside a try, a try at one space after a name is still
+	// undecided (try.at, try.run): it cannot match, but holds its text
+	// until what follows the space shows it is no extension or ends it.
+	quiet bool
 }
 
 // Rule (b)'s state: flags of where it stands in the current run of name
@@ -663,67 +714,67 @@ func (p *nameRule) feed(s string, eof bool) string {
 	if s == "" && !eof {
 		return ""
 	}
-	held, t, from := p.hold, s, len(p.hold)
-	if p.cut > 0 { // read the character cut in two where it continues
-		t = p.join(held, s)
-		held, from = "", len(t)-len(s)-p.cut
+	t, i := s, 0
+	if p.hold != "" {
+		t, i = p.slab.Append(p.hold, s), len(p.hold)-p.cut
 	}
-	keep, _ := p.read(t, from-len(held), len(t), len(held), eof)
-	if h := len(held); keep >= h && len(p.cuts) == 0 { // the common text
-		p.hold = t[keep-h:]
-		if p.phase != noTry {
-			p.try.at -= keep
+	if !eof && p.cut == 0 && t[len(t)-1] < utf8.RuneSelf &&
+		(p.phase == noTry || p.phase == tryRun && p.try.run == 1 && p.try.dots == 0) {
+		// The common delta: no try in it may match.
+		if i = p.plain(t, i); i == len(t) {
+			if p.quiet && !p.quietUndecided(t, p.st, p.n) {
+				p.quiet = false
+			}
+			keep := len(t)
+			if p.phase != noTry || p.quiet {
+				keep, p.try.at = p.try.at, 0
+			}
+			p.hold = t[keep:]
+			return t[:keep]
 		}
-		return p.join(held, t[:keep-h])
 	}
-	return p.emit(held, t, keep)
+	keep, _ := p.read(t, i, len(t), eof)
+	if len(p.cuts) > 0 {
+		return p.emit(t, keep)
+	}
+	p.hold = t[keep:]
+	if p.phase != noTry || p.quiet {
+		p.try.at -= keep
+	}
+	return t[:keep]
 }
 
-// read reads t[i:], the text after held text of base bytes, up to lim or
-// on to where a try that reaches past it ends, and returns where the text
-// it holds begins (an offset into held text, then t; base+len(t) when it
-// holds none) and where it stopped reading.
-func (p *nameRule) read(t string, i, lim, base int, eof bool) (keep, stop int) {
-	st, n, phase := p.st, p.n, p.phase
-	keep = -1 // where a character cut in two begins, when one is held
+// read reads t[i:] up to lim, or on to where a try that reaches past it
+// ends, and returns where the text it holds begins (len(t) when it holds
+// none) and where it stopped reading. Unless eof, it reads no further than
+// a character t ends inside, which it holds.
+func (p *nameRule) read(t string, i, lim int, eof bool) (keep, stop int) {
+	end := len(t)
+	if !eof && end > 0 && t[end-1] >= utf8.RuneSelf {
+		end = fullEnd(t)
+		lim = min(lim, end)
+	}
+	st, n, phase, quiet := p.st, p.n, p.phase, p.quiet
 scan:
-	for i < len(t) {
+	for {
 		switch phase {
 		case noTry:
-			for ; i < lim; i++ {
-				k := normClass[t[i]]
-				switch {
-				case k&cName != 0 && st&nInRun != 0:
-					n++
-					st |= k & cSpecial
-					continue
-				case k&cName != 0:
-					st, n = nameBegins(st, k), 1
-					continue
-				case k&cRun != 0 && st&(nInRun|nName) == nInRun|nName && n <= 256,
-					t[i] >= utf8.RuneSelf && !eof && len(t)-i < utf8.UTFMax:
-				default:
-					st = afterOf(k)
-					continue
-				}
-				break
+			p.st, p.n, p.phase, p.quiet = st, n, noTry, quiet
+			i = p.plain(t[:lim], i)
+			st, n, phase, quiet = p.st, p.n, p.phase, p.quiet
+			if phase != noTry { // a try at one space, at lim
+				continue
 			}
 			if i >= lim {
 				break scan
 			}
-			if k := normClass[t[i]]; k&cRun != 0 {
-				p.try = nameTry{at: base + i, run: 1, dots: int(k & cDot), spaced: k&cDrop != 0, special: st&cSpecial != 0}
-				phase, st = tryRun, afterOf(k)
-			} else if !utf8.FullRuneInString(t[i:]) {
-				keep = base + i
-				break scan
-			} else {
-				st = 0
-			}
+			k := normClass[t[i]]
+			p.try = nameTry{at: i, run: 1, dots: int(k & cDot), spaced: k&cDrop != 0, special: st&cSpecial != 0}
+			phase, st, quiet = tryRun, afterOf(k), false
 			i++
 		case tryRun:
 			tr := &p.try
-			for ; i < len(t) && tr.run <= maxSepRun; i++ {
+			for ; i < end && tr.run <= maxSepRun; i++ {
 				k := normClass[t[i]]
 				if k&cRun == 0 {
 					break
@@ -734,18 +785,15 @@ scan:
 				st = afterOf(k)
 			}
 			switch {
-			case i == len(t):
-				break scan
-			case tr.run > maxSepRun: // too long a run to join
+			case tr.run > maxSepRun && i < len(t): // too long a run to join
 				phase = noTry
 				continue scan
-			case t[i] >= utf8.RuneSelf && !eof && !utf8.FullRuneInString(t[i:]):
-				keep = base + i
+			case i == end:
 				break scan
 			}
 			phase = tryExt
 		case tryExt:
-			for ; i < len(t); i++ {
+			for ; i < end; i++ {
 				k := normClass[t[i]]
 				switch {
 				case k&cAlnum == 0, st&nInRun != 0 && n >= 16:
@@ -760,16 +808,13 @@ scan:
 				break
 			}
 			switch {
-			case i == len(t):
+			case i == end:
 				break scan
 			case normClass[t[i]]&cAlnum != 0: // too long to be an extension
 				phase = noTry
-			case t[i] >= utf8.RuneSelf && !eof && !utf8.FullRuneInString(t[i:]):
-				keep = base + i
-				break scan
 			default:
 				phase = noTry
-				if p.decide(t, i, base, st&nInRun != 0, n, t[i] == '_') {
+				if p.try.dots > 0 && p.decide(t, i, st&nInRun != 0, n, t[i] == '_') {
 					st = nInRun | nAfter
 				}
 			}
@@ -777,22 +822,91 @@ scan:
 	}
 	if phase != noTry && eof {
 		phase = noTry
-		if p.decide(t, len(t), base, st&nInRun != 0, n, false) {
+		if p.try.dots > 0 && p.decide(t, len(t), st&nInRun != 0, n, false) {
 			st = nInRun | nAfter
 		}
 	}
-	p.st, p.n, p.phase = st, n, phase
-	p.cut = 0
-	if keep >= 0 {
-		p.cut = base + len(t) - keep
+	if quiet && (eof || !p.quietUndecided(t[:end], st, n)) {
+		quiet = false
 	}
-	switch {
-	case phase != noTry:
+	p.st, p.n, p.phase, p.quiet = st, n, phase, quiet
+	p.cut = len(t) - end
+	if phase != noTry || quiet {
 		return p.try.at, i
-	case keep >= 0:
-		return keep, i
 	}
-	return base + len(t), i
+	return end, i
+}
+
+// plain reads t[i:], which more text may follow, outside a try, or after
+// the space that began one (phase tryRun, the run one space so far), up to
+// where a try begins at a dot or a longer run, which may match: it returns
+// where it stopped, that try's start or len(t). A try at one space that
+// no dot or space follows cannot match: it reads on as outside one
+// (quiet), the try only holding its text while undecided.
+func (p *nameRule) plain(t string, i int) int {
+	st, n, quiet := p.st, p.n, p.quiet
+	if p.phase == tryRun {
+		if normClass[t[i]]&cRun != 0 {
+			return i
+		}
+		p.phase, quiet = noTry, true
+	}
+	for ; i < len(t); i++ {
+		k := normClass[t[i]]
+		if k&cName != 0 {
+			if st&nInRun == 0 {
+				st, n = nameBegins(st, k), 0
+			}
+			j, seen := i+1, k
+			for ; j < len(t); j++ {
+				c := normClass[t[j]]
+				if c&cName == 0 {
+					break
+				}
+				seen |= c
+			}
+			st |= seen & cSpecial
+			n += j - i
+			if i = j; i == len(t) {
+				break
+			}
+			k = normClass[t[i]]
+		}
+		if k&cRun != 0 && st&(nInRun|nName) == nInRun|nName && n <= 256 {
+			switch {
+			case k&cDrop == 0: // a dot
+			case i+1 == len(t): // the run may go on
+				p.try = nameTry{at: i, run: 1, spaced: true, special: st&cSpecial != 0}
+				p.phase, quiet, st = tryRun, false, 0
+				i++
+			case normClass[t[i+1]]&cRun == 0:
+				p.try.at, p.try.run, quiet, st = i, 1, true, 0
+				continue
+			}
+			break
+		}
+		st = afterOf(k)
+	}
+	p.st, p.n, p.quiet = st, n, quiet
+	return i
+}
+
+// quietUndecided reports whether the quiet try is undecided at the end of
+// t, where st and n are the state and the run's length: the text after its
+// space may begin an extension.
+func (p *nameRule) quietUndecided(t string, st uint8, n int) bool {
+	ext := t[p.try.at+p.try.run:]
+	if st&nInRun == 0 || n != len(ext) || n > 16 {
+		return false
+	}
+	if st&cSpecial != 0 { // a _ or - is no extension's
+		for k := range len(ext) {
+			if normClass[ext[k]]&cAlnum == 0 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // afterOf returns the state after a character of class k that is no
@@ -824,9 +938,9 @@ func (p *nameRule) whole(t string) string {
 		if start == len(t) {
 			break
 		}
-		_, i = p.read(t, start, end, 0, true)
+		_, i = p.read(t, start, end, true)
 	}
-	return p.emit("", t, len(t))
+	return p.emit(t, len(t))
 }
 
 // skip reads t[i:j], which holds no spaced run, at once: the state after
@@ -862,85 +976,43 @@ func (p *nameRule) skip(t string, i, j int) {
 // is rewritten when the name is special or the extension listed, and
 // consumed either way. inRun and n are the run of name characters read
 // last, the extension when there is one.
-func (p *nameRule) decide(t string, i, base int, inRun bool, n int, underscore bool) bool {
+func (p *nameRule) decide(t string, i int, inRun bool, n int, underscore bool) bool {
 	tr := &p.try
 	if !inRun || tr.dots == 0 || underscore || !tr.spaced {
 		// No match; dots alone would be one that changes nothing here,
 		// its extension, after a dot, beginning no name anyway.
 		return false
 	}
-	var ext [16]byte
-	if i-n >= 0 {
-		copy(ext[:], t[i-n:i])
-	} else { // the extension began in the text held
-		h := p.hold[len(p.hold)-(n-i):]
-		copy(ext[copy(ext[:], h):], t[:i])
-	}
-	if tr.special || listedExtension(string(ext[:n])) {
+	if tr.special || listedExtension(t[i-n:i]) {
 		p.cuts = append(p.cuts, nameCut{tr.at, tr.at + tr.run, tr.dots})
 	}
 	return true
 }
 
-// emit returns the text held and t, read, up to keep, with the runs
-// rewritten, and holds the rest.
-func (p *nameRule) emit(held, t string, keep int) string {
-	h := len(held)
-	var out string
-	switch {
-	case len(p.cuts) > 0:
+// emit returns t, read, up to keep, with the runs rewritten, and holds the
+// rest.
+func (p *nameRule) emit(t string, keep int) string {
+	out := t[:keep]
+	if len(p.cuts) > 0 {
 		n := keep
 		for _, c := range p.cuts {
 			n -= c.end - c.start - c.dots
 		}
 		start, prev := p.slab.Begin(n), 0
 		for _, c := range p.cuts {
-			p.write(held, t, prev, c.start)
+			p.slab.WriteString(t[prev:c.start])
 			p.slab.WriteString(manyDots[:c.dots])
 			prev = c.end
 		}
-		p.write(held, t, prev, keep)
+		p.slab.WriteString(t[prev:keep])
 		p.cuts = p.cuts[:0]
 		out = p.slab.End(start)
-	case keep <= h:
-		out = held[:keep]
-	default:
-		out = p.join(held, t[:keep-h])
 	}
-	if keep < h {
-		p.hold = p.join(held[keep:], t)
-	} else {
-		p.hold = t[keep-h:]
-	}
-	if p.phase != noTry {
+	p.hold = t[keep:]
+	if p.phase != noTry || p.quiet {
 		p.try.at -= keep
 	}
 	return out
-}
-
-// join returns a+b, joined in the slab when neither is empty.
-func (p *nameRule) join(a, b string) string {
-	switch {
-	case a == "":
-		return b
-	case b == "":
-		return a
-	}
-	start := p.slab.Begin(len(a) + len(b))
-	p.slab.WriteString(a)
-	p.slab.WriteString(b)
-	return p.slab.End(start)
-}
-
-// write writes the text held, then t, from i to j into the slab.
-func (p *nameRule) write(held, t string, i, j int) {
-	h := len(held)
-	if i < h {
-		p.slab.WriteString(held[i:min(j, h)])
-	}
-	if j > h {
-		p.slab.WriteString(t[max(i, h)-h : j-h])
-	}
 }
 
 // listedExtension reports whether ext (at most 16 ASCII letters and

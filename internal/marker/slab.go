@@ -104,3 +104,26 @@ func (s *Slab) End(start int) string {
 	}
 	return unsafe.String(&s.buf[start], n)
 }
+
+// Append returns str+more. When str ends where the slab last wrote (it is
+// the last string the slab returned, or its tail) and the buffer has room
+// for more, only more is written, after str: text held back across deltas
+// and read again with each new one is copied once, as it comes.
+func (s *Slab) Append(str, more string) string {
+	if n := len(str); n > 0 && len(s.buf) > 0 {
+		u := *s.used()
+		if n <= u-slabHeader && len(more) <= len(s.buf)-u &&
+			unsafe.Pointer(unsafe.StringData(str)) == unsafe.Add(unsafe.Pointer(unsafe.SliceData(s.buf)), u-n) {
+			work.Add(len(more))
+			*s.used() = u + copy(s.buf[u:], more)
+			return unsafe.String(unsafe.StringData(str), n+len(more))
+		}
+	}
+	if str == "" || more == "" {
+		return str + more // one of them: no copy
+	}
+	start := s.Begin(len(str) + len(more))
+	s.WriteString(str)
+	s.WriteString(more)
+	return s.End(start)
+}

@@ -64,3 +64,55 @@ func TestSlabCopies(t *testing.T) {
 		t.Errorf("got %q %q %q, want x1 y2 z3", x, y, z)
 	}
 }
+
+// TestSlabAppend checks Append as a stream uses it, a held tail grown by
+// each delta and partly handed out: results are right, strings handed out
+// never change, a str that does not end the slab's last write (a caller's
+// string, an earlier result, a copy's write in between) is copied, and a
+// tail grown in place does not allocate.
+func TestSlabAppend(t *testing.T) {
+	var s Slab
+	type kept struct{ got, want string }
+	var all []kept
+	held, want := "", ""
+	for i := range 5000 {
+		d := strings.Repeat(string(rune('a'+i%26)), i%9)
+		held = s.Append(held, d)
+		want += d
+		if held != want {
+			t.Fatalf("append %d = %q, want %q", i, held, want)
+		}
+		if cut := i % 4; cut <= len(held) { // hand out a prefix, hold the rest
+			all = append(all, kept{held[:cut], want[:cut]})
+			held, want = held[cut:], want[cut:]
+		}
+		if i%97 == 0 {
+			all = append(all, kept{s.Join("x", d), "x" + d}) // held is no longer the last write
+		}
+	}
+	for i, k := range all {
+		if k.got != k.want {
+			t.Fatalf("string %d changed: %q, want %q", i, k.got, k.want)
+		}
+	}
+	caller := strings.Repeat("q", 3)
+	if got := s.Append(caller[:2], "r"); got != "qqr" || caller != "qqq" {
+		t.Errorf("Append of a caller's string: %q (caller %q), want qqr (qqq)", got, caller)
+	}
+	first := s.Append("ab", "c")
+	second := s.Append(first[:2], "x") // first[:2] does not end the last write
+	if first != "abc" || second != "abx" {
+		t.Errorf("got %q %q, want abc abx", first, second)
+	}
+	c := s
+	x := s.Append("m", "n")
+	c.Join("other", "write")
+	if y := s.Append(x, "o"); x != "mn" || y != "mno" {
+		t.Errorf("got %q %q, want mn mno", x, y)
+	}
+	var w Slab
+	tail := w.Append("warm", "up")
+	if n := testing.AllocsPerRun(1000, func() { tail = w.Append(tail[1:], "ab") }); n > 0.01 {
+		t.Errorf("Append allocates %v times per call, want amortized ~0", n)
+	}
+}
