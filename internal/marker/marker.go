@@ -261,8 +261,8 @@ func (s *Scanner) Quiet(t string) bool {
 }
 
 // noneIn reports whether no active marker starts in t, whole or cut short
-// by its end: Quiet where the active markers begin with different bytes,
-// one of which may be common in text (Muse's "to="). False for a long t,
+// by its end: Quiet where the active markers do not all begin with one
+// byte, and one of their first bytes may be common in text (Muse's "to="). False for a long t,
 // which Next searches once.
 func (s *Scanner) noneIn(t string) bool {
 	work.Add(len(t))
@@ -389,7 +389,7 @@ func (s *Scanner) Next() (held, text string, m int) {
 	if rest == "" { // the delta's end, often right after a marker
 		return held, "", -1
 	}
-	if s.only < 0 && len(rest) <= 32 && s.active != 0 { // a delta, where the markers begin with different bytes
+	if s.only < 0 && len(rest) <= 32 && s.active != 0 { // a delta, where the markers do not all begin with one byte
 		return s.nextShort(held, rest)
 	}
 	if s.noneStarts(rest) { // the common delta: nothing to look for
@@ -409,8 +409,8 @@ func (s *Scanner) Next() (held, text string, m int) {
 }
 
 // nextShort is Next's search of rest, what remains of a short delta, with
-// held, the held text it returns first, where the active markers begin
-// with different bytes: one pass over rest's bytes, trying the markers
+// held, the held text it returns first, where the active markers do not
+// all begin with one byte: one pass over rest's bytes, trying the markers
 // that begin with each. The first place where one begins, whole or cut
 // short by rest's end, is the answer: nothing after the beginning of a
 // marker cut short may be another marker, which would be inside it.
@@ -479,8 +479,10 @@ func (s *Scanner) Flush() string {
 
 // noneStarts reports, cheaply, that no active marker starts in t, so that
 // all of t is text: no byte of it is the first byte all active markers
-// share (a short t where they share none is nextShort's). False means only
-// that t must be searched.
+// share. A short t where they share none is nextShort's, and Next asks
+// nextShort first: noneStarts is called with a t longer than 32 bytes, or
+// where the active markers share a first byte (s.only >= 0). False means
+// only that t must be searched.
 func (s *Scanner) noneStarts(t string) bool {
 	work.Add(len(t))
 	switch {
