@@ -386,8 +386,8 @@ func (g *harmonyGrammar) hold(s string, at int) {
 	}
 }
 
-// heldText returns the output's part of the header held, in raw.
-func (g *harmonyGrammar) heldText() []byte { return g.raw[len(g.raw)-g.held:] }
+// heldRaw returns the output's part of the header held, in raw.
+func (g *harmonyGrammar) heldRaw() []byte { return g.raw[len(g.raw)-g.held:] }
 
 // forget forgets the header held, the prompt's part with it.
 func (g *harmonyGrammar) forget() {
@@ -417,7 +417,7 @@ func (g *harmonyGrammar) degrade(out emitter) {
 	case g.held > 0:
 		slab := &g.segs.slab
 		start := slab.Begin(g.held)
-		slab.Write(g.heldText())
+		slab.Write(g.heldRaw())
 		out(phaseContent, slab.End(start), g.from)
 	}
 	g.forget()
@@ -500,7 +500,7 @@ func (g *harmonyGrammar) rawHeader(at int, out emitter) {
 	}
 	slab := &g.segs.slab
 	start := slab.Begin(g.held + len(harmonyMessage))
-	slab.Write(g.heldText())
+	slab.Write(g.heldRaw())
 	slab.WriteString(harmonyMessage)
 	out(phaseContent, slab.End(start), g.from)
 	g.forget()
