@@ -70,14 +70,88 @@ func (p *sanitized) Extract(output string) reasoning.Message {
 // keeping the room its rules take (cuts, slab) from one to the next.
 type wholeNorm struct {
 	paths pathRule
-	names nameRule
+	names nameRule // and the runs either rule rewrites, and the output
 }
 
-// run returns normalizePaths(s).
+// run returns normalizePaths(s), the two rules in one pass. Only a try at
+// a spaced run can rewrite text or change what a later try does, so it
+// goes from one spaced run to the next (nextRun) and takes the text
+// between them at once (skip). Rule (b) reads rule (a)'s output, which is
+// s but at the runs rule (a) rewrites: there rule (b) finds no spaced run,
+// and stands in the extension, after a dot, when it has read it.
 func (w *wholeNorm) run(s string) string {
-	w.paths = pathRule{normFilter: normFilter{cuts: w.paths.cuts, slab: w.paths.slab}}
-	w.names = nameRule{cuts: w.names.cuts, slab: w.names.slab}
-	return w.names.whole(w.paths.feed(s, true))
+	a, b := &w.paths, &w.names
+	*a = pathRule{normFilter: normFilter{cuts: a.cuts[:0]}}
+	*b = nameRule{cuts: b.cuts[:0], slab: b.slab}
+	ia, ib := 0, 0        // where rule (a) and rule (b) have read s to (ia <= ib)
+	slash, back := -1, -1 // the next / and \ at or after ia (len(s) when none), once searched for
+	for ib < len(s) {
+		start, end := nextRun(s, ib, len(s))
+		if start == len(s) {
+			break
+		}
+		if slash < ia {
+			slash = indexFrom(s, ia, '/')
+		}
+		if back < ia {
+			back = indexFrom(s, ia, '\\')
+		}
+		if !a.path && !a.slash && min(slash, back) > start {
+			// Outside a path, with no slash before the run, no try of
+			// rule (a) reads it, and its whitespace ends any run of
+			// path characters.
+			a.run, ia = s[end-1] == '.', end
+		} else {
+			a.skip(s, ia, start, true)
+			if ia = a.sep(s, start, end, true); len(a.cuts) > 0 {
+				b.cuts = append(b.cuts, nameCut{a.cuts[0], a.cuts[1], dotsIn(s[a.cuts[0]:a.cuts[1]])})
+				a.cuts = a.cuts[:0]
+				b.st, ib = nInRun|nAfter, ia
+				continue
+			}
+		}
+		b.skip(s, ib, start)
+		if b.st&(nInRun|nName) != nInRun|nName || b.n > 256 {
+			// No name before the run: no try of rule (b) reads it.
+			b.st, ib = afterOf(normClass[s[end-1]]), end
+			continue
+		}
+		ib = b.tryWhole(s, start, end)
+	}
+	return b.emit(s, len(s))
+}
+
+// tryWhole runs a try of rule (b) at the spaced run s[start:end], after a
+// name, in a whole text, and returns where it stopped reading. A run of
+// at most 64 bytes followed by an extension of 1 to 16 letters and digits
+// and no _ matches (and is rewritten when the name is special or the
+// extension listed), and one followed by no extension does not; any other
+// is read as read reads it.
+func (p *nameRule) tryWhole(s string, start, end int) int {
+	sepEnd, ext, dots, _, next, _ := sepAndExt(s, start, true)
+	switch n := ext - sepEnd; {
+	case sepEnd-start > maxSepRun || n > 16 || next == '_':
+	case n == 0:
+		p.st = afterOf(normClass[s[sepEnd-1]])
+		return sepEnd
+	default:
+		if p.st&cSpecial != 0 || listedExtension(s[sepEnd:ext]) {
+			p.cuts = append(p.cuts, nameCut{start, sepEnd, dots})
+		}
+		p.st, p.n = nInRun|nAfter, n
+		return ext
+	}
+	_, i := p.read(s, start, end, true)
+	return i
+}
+
+// indexFrom returns the index of the first c in t[i:], len(t) when there
+// is none.
+func indexFrom(t string, i int, c byte) int {
+	if k := strings.IndexByte(t[i:], c); k >= 0 {
+		return i + k
+	}
+	return len(t)
 }
 
 // normalizePaths applies the normaliser to a whole text; the streaming
@@ -662,7 +736,7 @@ var nameExtensions = map[string]bool{
 // read again; the next delta is written after it in the slab, so that
 // held text is copied once. Most tries, at one space with no dot, cannot
 // match: those read on as outside a try (quiet, plain). Over a whole text
-// it reads only the spaced runs (whole).
+// it reads only the spaced runs (wholeNorm.run).
 type nameRule struct {
 	hold  string      // undecided text: from the start of the try in progress, or a character cut in two
 	cut   int         // the bytes at the end of hold that begin a character cut in two, not read yet
@@ -925,22 +999,6 @@ func nameBegins(st, k uint8) uint8 {
 		return nInRun | nAfter | nName | k&cSpecial
 	}
 	return nInRun | nAfter | k&cSpecial
-}
-
-// whole runs rule (b) over t, a whole text, and returns its output. Only
-// a try at a spaced run can match, and so change what follows it, so it
-// takes the text between such runs at once (skip) and reads only the runs
-// and what their tries read.
-func (p *nameRule) whole(t string) string {
-	for i := 0; i < len(t); {
-		start, end := nextRun(t, i, len(t))
-		p.skip(t, i, start)
-		if start == len(t) {
-			break
-		}
-		_, i = p.read(t, start, end, true)
-	}
-	return p.emit(t, len(t))
 }
 
 // skip reads t[i:j], which holds no spaced run, at once: the state after
