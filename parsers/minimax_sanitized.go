@@ -451,37 +451,39 @@ const maxSepRun = 64
 // past it, when there is no extension that fits, and sepEnd is end for a
 // run longer than maxSepRun.
 func sepAndExt(t string, i int, eof bool) (sepEnd, end int, dots int, spaced bool, next rune, ok bool) {
-	j := i
-	for j < len(t) {
-		if j-i > maxSepRun {
-			return j, j, dots, spaced, 0, true // too long a run to join
-		}
+	j, seen := i, uint8(0)
+	for ; j < len(t); j++ {
 		c := normClass[t[j]]
-		if c&cRun == 0 { // no run's, if a whole character
-			if t[j] >= utf8.RuneSelf && !eof && !utf8.FullRuneInString(t[j:]) {
-				return 0, 0, 0, false, 0, false
-			}
+		if c&cRun == 0 || j-i > maxSepRun {
 			break
 		}
 		dots += int(c & cDot)
-		spaced = spaced || c&cDrop != 0
-		j++
+		seen |= c
 	}
-	if j == len(t) && !eof {
-		return 0, 0, 0, false, 0, false
+	spaced = seen&cDrop != 0
+	switch {
+	case j == len(t):
+		if !eof {
+			return 0, 0, 0, false, 0, false
+		}
+	case j-i > maxSepRun:
+		return j, j, dots, spaced, 0, true // too long a run to join
+	case t[j] >= utf8.RuneSelf && !eof && !utf8.FullRuneInString(t[j:]):
+		return 0, 0, 0, false, 0, false // no run's, if a whole character
 	}
 	sepEnd = j
-	for j < len(t) && j-sepEnd <= 16 && normClass[t[j]]&cAlnum != 0 {
-		j++
+	for lim := min(len(t), j+17); j < lim && normClass[t[j]]&cAlnum != 0; j++ {
 	}
-	if j-sepEnd > 16 { // too long to be an extension
+	switch {
+	case j-sepEnd > 16: // too long to be an extension
 		return sepEnd, j, dots, spaced, 0, true
-	}
-	if j == len(t) {
+	case j == len(t):
 		if !eof {
 			return 0, 0, 0, false, 0, false
 		}
 		return sepEnd, j, dots, spaced, -1, true
+	case t[j] < utf8.RuneSelf:
+		return sepEnd, j, dots, spaced, rune(t[j]), true
 	}
 	next, _, full := runeAt(t, j, eof)
 	if !full {
@@ -713,12 +715,19 @@ func (p *pathRule) try(t string, i int, eof bool) (verdict, int, int, bool) {
 // endsPath reports whether r (-1: the end of the text) may follow a path's
 // extension.
 func endsPath(r rune) bool {
-	switch r {
-	case -1, '"', '\'', '`', ')', ',', ';', ':', ']', '|', '[', '\\', '/':
-		return true
+	if uint32(r) < utf8.RuneSelf {
+		return pathEnds[r]
 	}
-	return isSpace(r)
+	return r == -1 || isSpace(r)
 }
+
+// pathEnds are the ASCII characters that may follow a path's extension.
+var pathEnds = func() (e [utf8.RuneSelf]bool) {
+	for r := range rune(utf8.RuneSelf) {
+		e[r] = strings.ContainsRune("\"'`),;:]|[\\/", r) || isSpace(r)
+	}
+	return e
+}()
 
 // nameExtensions are the extensions rule (b) joins to any name.
 var nameExtensions = map[string]bool{
