@@ -1,6 +1,7 @@
 package parsers
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -1085,10 +1086,37 @@ func (p *nameRule) emit(t string, keep int) string {
 // listedExtension reports whether ext (at most 16 ASCII letters and
 // digits) is one of nameExtensions, in any case, without allocating.
 func listedExtension(ext string) bool {
-	var b [16]byte
-	n := copy(b[:], ext)
-	for i := range n {
-		b[i] |= 0x20 * byte(bit(b[i] >= 'A' && b[i] <= 'Z'))
+	if len(ext) > 8 {
+		return false
 	}
-	return nameExtensions[string(b[:n])]
+	k := packExt(ext)
+	lo, hi := 0, len(listedPacked)
+	for lo < hi {
+		if m := int(uint(lo+hi) >> 1); listedPacked[m] < k {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo < len(listedPacked) && listedPacked[lo] == k
 }
+
+// packExt returns ext, at most 8 ASCII letters and digits, in lower case,
+// as a number: its bytes, the first the highest.
+func packExt(ext string) uint64 {
+	var k uint64
+	for i := range len(ext) {
+		k = k<<8 | uint64(ext[i]|0x20*byte(bit(ext[i] >= 'A' && ext[i] <= 'Z')))
+	}
+	return k
+}
+
+// listedPacked are nameExtensions packed (packExt), in order.
+var listedPacked = func() []uint64 {
+	var ks []uint64
+	for ext := range nameExtensions {
+		ks = append(ks, packExt(ext))
+	}
+	slices.Sort(ks)
+	return ks
+}()
