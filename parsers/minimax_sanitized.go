@@ -97,12 +97,13 @@ func (w *wholeNorm) run(s string) string {
 		if back < ia {
 			back = indexFrom(s, ia, '\\')
 		}
-		if !a.path && !a.slash && min(slash, back) > start {
-			// Outside a path, with no slash before the run, no try of
-			// rule (a) reads it, and its whitespace ends any run of
-			// path characters.
-			a.run, ia = s[end-1] == '.', end
-		} else {
+		// Outside a path no try of rule (a) reads the text before the
+		// next slash, which only sets whether a run of path characters
+		// goes on; the whitespace of a run ends one.
+		if j := min(slash, back); a.path || a.slash || j < start {
+			if !a.path && !a.slash {
+				a.run, ia = a.run && j == ia || j > ia && !endsSpace(s[ia:j]), j
+			}
 			a.skip(s, ia, start, true)
 			if ia = a.sep(s, start, end, true); len(a.cuts) > 0 {
 				b.cuts = append(b.cuts, nameCut{a.cuts[0], a.cuts[1], dotsIn(s[a.cuts[0]:a.cuts[1]])})
@@ -110,6 +111,8 @@ func (w *wholeNorm) run(s string) string {
 				b.st, ib = nInRun|nAfter, ia
 				continue
 			}
+		} else {
+			a.run, ia = s[end-1] == '.', end
 		}
 		b.skip(s, ib, start)
 		if b.st&(nInRun|nName) != nInRun|nName || b.n > 256 {
@@ -144,6 +147,15 @@ func (p *nameRule) tryWhole(s string, start, end int) int {
 	}
 	_, i := p.read(s, start, end, true)
 	return i
+}
+
+// endsSpace reports whether t ends with a character that ends a path.
+func endsSpace(t string) bool {
+	if c := t[len(t)-1]; c < utf8.RuneSelf {
+		return normClass[c]&(cDrop|cBreak) != 0
+	}
+	r, _ := utf8.DecodeLastRuneInString(t)
+	return isSpace(r)
 }
 
 // indexFrom returns the index of the first c in t[i:], len(t) when there
