@@ -103,6 +103,17 @@ func (w *wholeNorm) run(s string) string {
 		if j := min(slash, back); a.path || a.slash || j < start {
 			if !a.path && !a.slash {
 				a.run, ia = a.run && j == ia || j > ia && !endsSpace(s[ia:j]), j
+				// The slash, then most often ordinary characters.
+				k := j + 1
+				for k < start && normClass[s[k]]&(cDot|cSlash|cDrop|cBreak|cLead) == 0 {
+					k++
+				}
+				if k == start {
+					a.slash, a.run, ia = a.run, true, start
+					if k > j+1 {
+						a.ordinary()
+					}
+				}
 			}
 			a.skip(s, ia, start, true)
 			if ia = a.sep(s, start, end, true); len(a.cuts) > 0 {
