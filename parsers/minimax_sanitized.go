@@ -1,6 +1,7 @@
 package parsers
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -70,14 +71,111 @@ func (p *sanitized) Extract(output string) reasoning.Message {
 // keeping the room its rules take (cuts, slab) from one to the next.
 type wholeNorm struct {
 	paths pathRule
-	names nameRule
+	names nameRule // and the runs either rule rewrites, and the output
 }
 
-// run returns normalizePaths(s).
+// run returns normalizePaths(s), the two rules in one pass. Only a try at
+// a spaced run can rewrite text or change what a later try does, so it
+// goes from one spaced run to the next (nextRun) and takes the text
+// between them at once (skip). Rule (b) reads rule (a)'s output, which is
+// s but at the runs rule (a) rewrites: there rule (b) finds no spaced run,
+// and stands in the extension, after a dot, when it has read it.
 func (w *wholeNorm) run(s string) string {
-	w.paths = pathRule{normFilter: normFilter{cuts: w.paths.cuts, slab: w.paths.slab}}
-	w.names = nameRule{cuts: w.names.cuts, slab: w.names.slab}
-	return w.names.whole(w.paths.feed(s, true))
+	a, b := &w.paths, &w.names
+	*a = pathRule{normFilter: normFilter{cuts: a.cuts[:0]}}
+	*b = nameRule{cuts: b.cuts[:0], slab: b.slab}
+	ia, ib := 0, 0        // where rule (a) and rule (b) have read s to (ia <= ib)
+	slash, back := -1, -1 // the next / and \ at or after ia (len(s) when none), once searched for
+	for ib < len(s) {
+		start, end := nextRun(s, ib, len(s))
+		if start == len(s) {
+			break
+		}
+		if slash < ia {
+			slash = indexFrom(s, ia, '/')
+		}
+		if back < ia {
+			back = indexFrom(s, ia, '\\')
+		}
+		// Outside a path no try of rule (a) reads the text before the
+		// next slash, which only sets whether a run of path characters
+		// goes on; the whitespace of a run ends one.
+		if j := min(slash, back); a.path || a.slash || j < start {
+			if !a.path && !a.slash {
+				a.run, ia = a.run && j == ia || j > ia && !endsSpace(s[ia:j]), j
+				// The slash, then most often ordinary characters.
+				k := j + 1
+				for k < start && normClass[s[k]]&(cDot|cSlash|cDrop|cBreak|cLead) == 0 {
+					k++
+				}
+				if k == start {
+					a.slash, a.run, ia = a.run, true, start
+					if k > j+1 {
+						a.ordinary()
+					}
+				}
+			}
+			a.skip(s, ia, start, true)
+			if ia = a.sep(s, start, end, true); len(a.cuts) > 0 {
+				b.cuts = append(b.cuts, nameCut{a.cuts[0], a.cuts[1], dotsIn(s[a.cuts[0]:a.cuts[1]])})
+				a.cuts = a.cuts[:0]
+				b.st, ib = nInRun|nAfter, ia
+				continue
+			}
+		} else {
+			a.run, ia = s[end-1] == '.', end
+		}
+		b.skip(s, ib, start)
+		if b.st&(nInRun|nName) != nInRun|nName || b.n > 256 {
+			// No name before the run: no try of rule (b) reads it.
+			b.st, ib = afterOf(normClass[s[end-1]]), end
+			continue
+		}
+		ib = b.tryWhole(s, start, end)
+	}
+	return b.emit(s, len(s))
+}
+
+// tryWhole runs a try of rule (b) at the spaced run s[start:end], after a
+// name, in a whole text, and returns where it stopped reading. A run of
+// at most 64 bytes followed by an extension of 1 to 16 letters and digits
+// and no _ matches (and is rewritten when the name is special or the
+// extension listed), and one followed by no extension does not; any other
+// is read as read reads it.
+func (p *nameRule) tryWhole(s string, start, end int) int {
+	sepEnd, ext, dots, _, next, _ := sepAndExt(s, start, true)
+	switch n := ext - sepEnd; {
+	case sepEnd-start > maxSepRun || n > 16 || next == '_':
+	case n == 0:
+		p.st = afterOf(normClass[s[sepEnd-1]])
+		return sepEnd
+	default:
+		if p.st&cSpecial != 0 || listedExtension(s[sepEnd:ext]) {
+			p.cuts = append(p.cuts, nameCut{start, sepEnd, dots})
+		}
+		p.st, p.n = nInRun|nAfter, n
+		return ext
+	}
+	_, i := p.read(s, start, end, true)
+	return i
+}
+
+// endsSpace reports whether t ends with a character that ends a path.
+func endsSpace(t string) bool {
+	if c := t[len(t)-1]; c < utf8.RuneSelf {
+		return normClass[c]&(cDrop|cBreak) != 0
+	}
+	r, _ := utf8.DecodeLastRuneInString(t)
+	return isSpace(r)
+}
+
+// indexFrom returns the index of the first c in t[i:], len(t) when there
+// is none.
+func indexFrom(t string, i int, c byte) int {
+	if k := strings.IndexByte(t[i:], c); k >= 0 {
+		return i + k
+	}
+	return len(t)
 }
 
 // normalizePaths applies the normaliser to a whole text; the streaming
@@ -377,37 +475,39 @@ const maxSepRun = 64
 // past it, when there is no extension that fits, and sepEnd is end for a
 // run longer than maxSepRun.
 func sepAndExt(t string, i int, eof bool) (sepEnd, end int, dots int, spaced bool, next rune, ok bool) {
-	j := i
-	for j < len(t) {
-		if j-i > maxSepRun {
-			return j, j, dots, spaced, 0, true // too long a run to join
-		}
+	j, seen := i, uint8(0)
+	for ; j < len(t); j++ {
 		c := normClass[t[j]]
-		if c&cRun == 0 { // no run's, if a whole character
-			if t[j] >= utf8.RuneSelf && !eof && !utf8.FullRuneInString(t[j:]) {
-				return 0, 0, 0, false, 0, false
-			}
+		if c&cRun == 0 || j-i > maxSepRun {
 			break
 		}
 		dots += int(c & cDot)
-		spaced = spaced || c&cDrop != 0
-		j++
+		seen |= c
 	}
-	if j == len(t) && !eof {
-		return 0, 0, 0, false, 0, false
+	spaced = seen&cDrop != 0
+	switch {
+	case j == len(t):
+		if !eof {
+			return 0, 0, 0, false, 0, false
+		}
+	case j-i > maxSepRun:
+		return j, j, dots, spaced, 0, true // too long a run to join
+	case t[j] >= utf8.RuneSelf && !eof && !utf8.FullRuneInString(t[j:]):
+		return 0, 0, 0, false, 0, false // no run's, if a whole character
 	}
 	sepEnd = j
-	for j < len(t) && j-sepEnd <= 16 && normClass[t[j]]&cAlnum != 0 {
-		j++
+	for lim := min(len(t), j+17); j < lim && normClass[t[j]]&cAlnum != 0; j++ {
 	}
-	if j-sepEnd > 16 { // too long to be an extension
+	switch {
+	case j-sepEnd > 16: // too long to be an extension
 		return sepEnd, j, dots, spaced, 0, true
-	}
-	if j == len(t) {
+	case j == len(t):
 		if !eof {
 			return 0, 0, 0, false, 0, false
 		}
 		return sepEnd, j, dots, spaced, -1, true
+	case t[j] < utf8.RuneSelf:
+		return sepEnd, j, dots, spaced, rune(t[j]), true
 	}
 	next, _, full := runeAt(t, j, eof)
 	if !full {
@@ -639,12 +739,19 @@ func (p *pathRule) try(t string, i int, eof bool) (verdict, int, int, bool) {
 // endsPath reports whether r (-1: the end of the text) may follow a path's
 // extension.
 func endsPath(r rune) bool {
-	switch r {
-	case -1, '"', '\'', '`', ')', ',', ';', ':', ']', '|', '[', '\\', '/':
-		return true
+	if uint32(r) < utf8.RuneSelf {
+		return pathEnds[r]
 	}
-	return isSpace(r)
+	return r == -1 || isSpace(r)
 }
+
+// pathEnds are the ASCII characters that may follow a path's extension.
+var pathEnds = func() (e [utf8.RuneSelf]bool) {
+	for r := range rune(utf8.RuneSelf) {
+		e[r] = strings.ContainsRune("\"'`),;:]|[\\/", r) || isSpace(r)
+	}
+	return e
+}()
 
 // nameExtensions are the extensions rule (b) joins to any name.
 var nameExtensions = map[string]bool{
@@ -662,7 +769,7 @@ var nameExtensions = map[string]bool{
 // read again; the next delta is written after it in the slab, so that
 // held text is copied once. Most tries, at one space with no dot, cannot
 // match: those read on as outside a try (quiet, plain). Over a whole text
-// it reads only the spaced runs (whole).
+// it reads only the spaced runs (wholeNorm.run).
 type nameRule struct {
 	hold  string      // undecided text: from the start of the try in progress, or a character cut in two
 	cut   int         // the bytes at the end of hold that begin a character cut in two, not read yet
@@ -927,22 +1034,6 @@ func nameBegins(st, k uint8) uint8 {
 	return nInRun | nAfter | k&cSpecial
 }
 
-// whole runs rule (b) over t, a whole text, and returns its output. Only
-// a try at a spaced run can match, and so change what follows it, so it
-// takes the text between such runs at once (skip) and reads only the runs
-// and what their tries read.
-func (p *nameRule) whole(t string) string {
-	for i := 0; i < len(t); {
-		start, end := nextRun(t, i, len(t))
-		p.skip(t, i, start)
-		if start == len(t) {
-			break
-		}
-		_, i = p.read(t, start, end, true)
-	}
-	return p.emit(t, len(t))
-}
-
 // skip reads t[i:j], which holds no spaced run, at once: the state after
 // it depends only on its last run of name characters and the character
 // before that.
@@ -1018,10 +1109,37 @@ func (p *nameRule) emit(t string, keep int) string {
 // listedExtension reports whether ext (at most 16 ASCII letters and
 // digits) is one of nameExtensions, in any case, without allocating.
 func listedExtension(ext string) bool {
-	var b [16]byte
-	n := copy(b[:], ext)
-	for i := range n {
-		b[i] |= 0x20 * byte(bit(b[i] >= 'A' && b[i] <= 'Z'))
+	if len(ext) > 8 {
+		return false
 	}
-	return nameExtensions[string(b[:n])]
+	k := packExt(ext)
+	lo, hi := 0, len(listedPacked)
+	for lo < hi {
+		if m := int(uint(lo+hi) >> 1); listedPacked[m] < k {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo < len(listedPacked) && listedPacked[lo] == k
 }
+
+// packExt returns ext, at most 8 ASCII letters and digits, in lower case,
+// as a number: its bytes, the first the highest.
+func packExt(ext string) uint64 {
+	var k uint64
+	for i := range len(ext) {
+		k = k<<8 | uint64(ext[i]|0x20*byte(bit(ext[i] >= 'A' && ext[i] <= 'Z')))
+	}
+	return k
+}
+
+// listedPacked are nameExtensions packed (packExt), in order.
+var listedPacked = func() []uint64 {
+	var ks []uint64
+	for ext := range nameExtensions {
+		ks = append(ks, packExt(ext))
+	}
+	slices.Sort(ks)
+	return ks
+}()

@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/reasoning-go/reasoning"
 	"github.com/reasoning-go/reasoning/internal/conformance"
 )
 
@@ -158,6 +159,46 @@ func TestNormalizerCommonText(t *testing.T) {
 		if err := normAgree(deltas); err != nil {
 			t.Errorf("deltas %q: %v", deltas, err)
 		}
+	}
+}
+
+// TestNormalizerSlashes checks Extract's normaliser (and the streams)
+// against refNorm on texts whose runs lie around slashes, which its rule
+// (a) jumps to, and at the ends of the text, next to whitespace that is
+// not ASCII and after runs too long to join.
+func TestNormalizerSlashes(t *testing.T) {
+	long := strings.Repeat(" ", 70)
+	for _, text := range []string{
+		". py", " . py", "main . ", "main .", "/ . c", "a/ . c", "/b . c", "a /b . c", "a/b/ . c", "a//b . c",
+		"a\\b . c", "a/b\\c . d", "a/b c/d . e", "a/b . c/d . e", "a/b . c d/e . f", "</x>a/b . c",
+		"a\u3000/b . c", "a\u3000b/c . d", "é/b . c", "a/é . c", "\u00a0/b . c", "a/b" + long + ". c x/y . z",
+		"a/b.c.d . py", "a/b.c x/y . z", "x, a/bc . d", "a/b\u2003. c", "v2/a . b/c . d", "a/b . c . py", "a/b . c\u3000x . py",
+	} {
+		if err := normAgree([]string{text}); err != nil {
+			t.Errorf("%q: %v", text, err)
+		}
+		if err := normAgree(strings.SplitAfter(text, "")); err != nil {
+			t.Errorf("%q per byte: %v", text, err)
+		}
+	}
+}
+
+// TestExtractKeepsText checks that minimax_m2_sanitized's Extract of an
+// output whose content has runs of dots and whitespace, and paths, but
+// nothing to rewrite, allocates nothing once its parser has run an
+// Extract, and returns content that is a piece of the output.
+func TestExtractKeepsText(t *testing.T) {
+	p, err := reasoning.New("minimax_m2_sanitized", conformance.Tokenizer("minimax_m2_sanitized", nil), thinkingOn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := "Look at it.</think>See scripts/main.py, then a/b . c. Done. The end . Next: x/y.z " + strings.Repeat("more text. ", 20)
+	m := p.Extract(out)
+	if !strings.Contains(m.Content, "a/b . c. Done") || !within(m.Content, out) {
+		t.Fatalf("Extract(%q).Content = %q, want a piece of the output, left as it is", out, m.Content)
+	}
+	if n := testing.AllocsPerRun(100, func() { p.Extract(out) }); n != 0 {
+		t.Errorf("Extract(%q): %v allocations, want 0", out, n)
 	}
 }
 
