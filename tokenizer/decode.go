@@ -20,13 +20,18 @@ type decoder interface {
 type byteLevelDecoder struct{}
 
 func (byteLevelDecoder) decodeChain(tokens []string) []string {
-	var b strings.Builder
+	n := 0
 	for _, tok := range tokens {
-		raw, ok := byteLevelDecode(tok)
-		if !ok {
-			raw = tok
+		n += len(tok)
+	}
+	var b strings.Builder
+	b.Grow(n) // a token spells at most as many bytes as it has
+	for _, tok := range tokens {
+		if isByteLevel(tok) {
+			writeByteLevel(&b, tok)
+		} else {
+			b.WriteString(tok)
 		}
-		b.WriteString(raw)
 	}
 	return []string{b.String()}
 }
