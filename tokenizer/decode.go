@@ -50,7 +50,7 @@ func (d replaceDecoder) decodeChain(tokens []string) []string {
 type byteFallbackDecoder struct{}
 
 func (byteFallbackDecoder) decodeChain(tokens []string) []string {
-	out := tokens[:0:0]
+	out := tokens[:0] // in place: each token gives at most one piece, after it is read
 	var pending []byte
 	flush := func() {
 		if len(pending) > 0 {
@@ -96,7 +96,11 @@ func fallbackByte(tok string) (byte, bool) {
 type fuseDecoder struct{}
 
 func (fuseDecoder) decodeChain(tokens []string) []string {
-	return []string{strings.Join(tokens, "")}
+	if len(tokens) == 0 {
+		return []string{""}
+	}
+	tokens[0] = strings.Join(tokens, "")
+	return tokens[:1]
 }
 
 // stripDecoder removes up to start leading and stop trailing copies of a
