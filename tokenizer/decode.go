@@ -36,6 +36,30 @@ func (byteLevelDecoder) decodeChain(tokens []string) []string {
 	return []string{b.String()}
 }
 
+// decodeOne is decodeChain of one token (a token outside the vocabulary
+// is ""), without the lists: text made only of ASCII is as it is, since
+// the printable characters stand for themselves and any other makes the
+// token one taken as written.
+func (byteLevelDecoder) decodeOne(tok string) string {
+	for i := 0; i < len(tok); i++ {
+		if tok[i] >= utf8.RuneSelf {
+			if !isByteLevel(tok) {
+				return tok
+			}
+			var b strings.Builder
+			b.Grow(len(tok))
+			writeByteLevel(&b, tok)
+			return b.String()
+		}
+	}
+	return tok
+}
+
+// A oneDecoder decodes one token as decodeChain does, with less work.
+type oneDecoder interface {
+	decodeOne(tok string) string
+}
+
 type replaceDecoder struct{ old, new string }
 
 func (d replaceDecoder) decodeChain(tokens []string) []string {
