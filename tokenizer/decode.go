@@ -36,28 +36,56 @@ func (byteLevelDecoder) decodeChain(tokens []string) []string {
 	return []string{b.String()}
 }
 
-// decodeOne is decodeChain of one token (a token outside the vocabulary
-// is ""), without the lists: text made only of ASCII is as it is, since
-// the printable characters stand for themselves and any other makes the
-// token one taken as written.
-func (byteLevelDecoder) decodeOne(tok string) string {
+// A oneDecoder decodes one token, as decodeChain of a list of it does (of
+// none for "", a token outside the vocabulary), with less work: Decode of
+// one ID, which the parsers' token walks ask a token at a time. ok is
+// false where the decoder has no shorter way.
+type oneDecoder interface {
+	decodeOne(tok string) (text string, ok bool)
+}
+
+// decodeOne gives text made only of ASCII as it is: the printable
+// characters stand for themselves, and any other makes the token one taken
+// as written.
+func (byteLevelDecoder) decodeOne(tok string) (string, bool) {
 	for i := 0; i < len(tok); i++ {
 		if tok[i] >= utf8.RuneSelf {
 			if !isByteLevel(tok) {
-				return tok
+				return tok, true
 			}
 			var b strings.Builder
 			b.Grow(len(tok))
 			writeByteLevel(&b, tok)
-			return b.String()
+			return b.String(), true
 		}
 	}
-	return tok
+	return tok, true
 }
 
-// A oneDecoder decodes one token as decodeChain does, with less work.
-type oneDecoder interface {
-	decodeOne(tok string) string
+func (d replaceDecoder) decodeOne(tok string) (string, bool) {
+	return strings.ReplaceAll(tok, d.old, d.new), true
+}
+
+func (byteFallbackDecoder) decodeOne(tok string) (string, bool) {
+	if b, ok := fallbackByte(tok); ok {
+		return string([]byte{b}), true
+	}
+	return tok, true
+}
+
+func (fuseDecoder) decodeOne(tok string) (string, bool) { return tok, true }
+
+func (seq decoderSeq) decodeOne(tok string) (string, bool) {
+	for _, d := range seq {
+		one, ok := d.(oneDecoder)
+		if !ok {
+			return "", false
+		}
+		if tok, ok = one.decodeOne(tok); !ok {
+			return "", false
+		}
+	}
+	return tok, true
 }
 
 type replaceDecoder struct{ old, new string }

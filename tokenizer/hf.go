@@ -190,9 +190,11 @@ func startsWithWordChar(s string) bool {
 // Decode returns the text of ids, added and special tokens included. IDs
 // outside the vocabulary are skipped.
 func (h *HF) Decode(ids []int) string {
-	if one, ok := h.dec.(oneDecoder); ok && len(ids) == 1 { // a token at a time, as the ID walks of parsers decode
+	if one, ok := h.dec.(oneDecoder); ok && len(ids) == 1 {
 		s, _ := h.token(ids[0])
-		return one.decodeOne(s)
+		if text, ok := one.decodeOne(s); ok {
+			return text
+		}
 	}
 	toks := make([]string, 0, len(ids))
 	for _, id := range ids {
