@@ -12,19 +12,22 @@ import (
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
-// TestEndCheckRollback streams the IDs of each channel family's sample
-// through IsReasoningEndStreaming one to three tokens at a time, as
-// speculative decoding does: now and then a draft of other tokens comes
-// one at a time and is rejected, and the sequence is cut back into a delta
-// of several tokens and grown again one token at a time. Every answer must
-// be IsReasoningEnd's for the same IDs, with every marker one token (the
-// end check's memo of answers) and with none (its walk).
+// TestEndCheckRollback streams the IDs of each channel family's sample,
+// and of think-tag families whose end check reads the decoded text
+// (markers of several tokens, tool-call blocks, a label), through
+// IsReasoningEndStreaming one to three tokens at a time, as speculative
+// decoding does: now and then a draft of other tokens comes one at a time
+// and is rejected, and the sequence is cut back into a delta of several
+// tokens and grown again one token at a time. Every answer must be
+// IsReasoningEnd's for the same IDs, with every marker one token (the end
+// check's memo of answers) and with none (its walk, or the think-tag
+// rules' scan of the text).
 //
 // Fixed bug: a delta of several tokens after a rejected draft left the
 // draft's answers in the memo at the lengths inside the delta, and a
 // delta that cut back into it read them.
 func TestEndCheckRollback(t *testing.T) {
-	for _, name := range []string{"apertus2509", "beam", "hunyuan_a13b", "inkling", "intern_s1", "muse_glimmer", "muse_spark", "openai_gptoss", "solar_open2"} {
+	for _, name := range []string{"apertus2509", "beam", "hunyuan_a13b", "inkling", "intern_s1", "muse_glimmer", "muse_spark", "openai_gptoss", "solar_open2", "cohere_command3", "gemma4", "kimi_k2", "plamo3"} {
 		e, _ := catalog.Lookup(name)
 		markers := slices.Concat(e.Markers, e.Boundaries)
 		for _, v := range []struct {

@@ -46,6 +46,13 @@ type tagIDs struct {
 	// boundaryEnded is the end check's answer at a turn boundary, for a
 	// family with boundaryEnds.
 	boundaryEnded bool
+
+	// What the streaming end check has read (endAfter): the events of the
+	// IDs so far, with textIDs, and how many of the output's first IDs
+	// settle whether it begins with the label (labelPending), 0 when not
+	// known.
+	end       eventScan
+	labelRead int
 }
 
 // ended looks back from the end of ids for the last marker: a closing
@@ -61,21 +68,18 @@ func (r *tagIDs) ended(ids []int) bool {
 	return r.answerFor(k, ids)
 }
 
-// endAfter reads the events that end after from (the few IDs before from
-// a multi-token marker may begin in included), each deciding the answer
-// from the token it ends at; the memo's value carries the answer and
-// whether a tool-call block is open. While the output's first bytes may
+// endAfter reads the events that end after from (see eventsAfter), each
+// deciding the answer from the token it ends at; the memo's value carries
+// the answer and whether a tool-call block is open. While the output's first bytes may
 // still be the bare label (labelOpens), the few IDs so far are read whole.
 // When every marker is one token, IDs after from that hold none of them
 // and no boundary end no event: the value known at from holds, and their
 // text is not read.
 func (r *tagIDs) endAfter(m *endMemo, ids []int, from int, v int8, known bool) int8 {
-	if r.f.labelOpens {
-		if _, pending := r.startLabel(ids[:from]); pending {
-			m.cut(0)
-			k, inTool := r.lastEvent(ids)
-			return endValue(r.answerFor(k, ids), inTool)
-		}
+	if r.f.labelOpens && r.labelPending(ids, from) {
+		m.cut(0)
+		k, inTool := r.lastEvent(ids)
+		return endValue(r.answerFor(k, ids), inTool)
 	}
 	if known && r.s.allOne && !r.holdsEvent(ids[from:]) {
 		m.fillValue(len(ids), v)
@@ -105,13 +109,25 @@ func endValue(ended, inTool bool) int8 { return int8(bit(ended) | bit(inTool)<<1
 // the end check (see lastEvent), or closes a tool-call block, and ends after
 // position from, with the position it ends at and whether a tool-call block
 // is open after it; inTool says whether one is open at from.
+//
+// With textIDs it goes on with the scan of the text that the last call
+// left, when that read the first from IDs, so that each ID is decoded once;
+// else it scans again from the few IDs before from that a marker of
+// several tokens may begin in.
 func (r *tagIDs) eventsAfter(ids []int, from int, inTool bool, fn func(k, end int, inTool bool)) {
 	if r.textIDs {
-		r.events(ids, max(0, from-r.longestMarker()), inTool, func(k, start, end int, inTool bool) {
-			if end > from && (r.decides(k, start) || r.f.kinds[k] == kindToolClose) {
-				fn(k, end, inTool)
-			}
-		})
+		e := &r.end
+		if !e.valid || e.n != from {
+			e.reset(r.f.markers, max(0, from-r.longestMarker()), inTool)
+		}
+		e.inTool = inTool
+		for e.n < len(ids) {
+			e.read(r, ids, func(k, start, end int, inTool bool) {
+				if end > from && (r.decides(k, start) || r.f.kinds[k] == kindToolClose) {
+					fn(k, end, inTool)
+				}
+			})
+		}
 		return
 	}
 	deciders := r.deciders()
@@ -206,6 +222,23 @@ func (r *tagIDs) startLabel(ids []int) (opened, pending bool) {
 		return false, false
 	}
 	return false, strings.HasPrefix(f.label, string(text))
+}
+
+// labelPending is startLabel's pending for the first from IDs, asked
+// until it is settled: then, for the end check's later calls, it stays
+// settled unless the sequence is cut back before the IDs that settled it.
+func (r *tagIDs) labelPending(ids []int, from int) bool {
+	if from < r.labelRead {
+		r.labelRead = 0 // the IDs that settled it may have changed
+	}
+	if r.labelRead > 0 {
+		return false
+	}
+	_, pending := r.startLabel(ids[:from])
+	if !pending {
+		r.labelRead = from
+	}
+	return pending
 }
 
 // lastEvent returns the last marker or boundary in ids: a marker's index,
@@ -346,45 +379,105 @@ func (r *tagIDs) walk(ids []int, g grammar, visit func(id int, ph phase)) {
 // whether one is open at from, and fn is told whether one is open after
 // each event. events returns whether one is open at the end.
 func (r *tagIDs) events(ids []int, from int, inTool bool, fn func(k, start, end int, inTool bool)) bool {
-	f := r.f
-	t := tokenText{tok: r.s.tok, ids: ids[from:]}
-	var sc marker.Scanner
-	sc.Reset(f.markers)
-	at := 0 // bytes of text consumed so far
-	for i := range t.ids {
-		sc.Feed(t.feed(i))
-		for {
-			held, before, k := sc.Next()
-			at += len(held) + len(before)
-			if k < 0 {
-				break
-			}
-			first, last := t.tokens(at, at+len(f.markers[k]))
-			at += len(f.markers[k])
-			if one := r.s.single[k]; one >= 0 && (first != last || t.ids[last] != one) {
-				continue // the marker's characters, typed as other tokens
-			}
-			if f.toolBlocks {
-				switch kind := f.kinds[k]; {
-				case inTool && kind != kindToolClose:
-					continue // inside a tool-call block: text
-				case inTool:
-					inTool = false
-				case kind == kindTool:
-					inTool = true
-				}
-			}
-			fn(k, from+first, from+last+1, inTool)
-		}
-		// After the markers its text makes: a boundary that is also a
-		// marker (PLaMo's end of turn) scopes. A new turn ends a tool-call
-		// block too.
-		if isBoundary(t.ids[i], r.bounds) {
-			inTool = false
-			fn(boundaryEvent, from+i, from+i+1, false)
-		}
+	var e eventScan
+	e.reset(r.f.markers, from, inTool)
+	for e.n < len(ids) {
+		e.read(r, ids, fn)
 	}
-	return inTool
+	return e.inTool
+}
+
+// eventScan reads IDs for events (see events) one token at a time, so that
+// the streaming end check, which keeps one between calls (tagIDs.end),
+// decodes each ID once.
+type eventScan struct {
+	sc     marker.Scanner
+	valid  bool  // reset since the rules were made
+	n      int   // the IDs read: token n is the next
+	base   int   // the token whose text begins at start[0]
+	start  []int // start[i]: where token base+i's text begins; the last, where the text read ends
+	at     int   // bytes of the text the scanner has returned, markers included
+	inTool bool  // a tool-call block is open
+}
+
+// reset makes e read from token n, where a tool-call block is open if
+// inTool, with nothing held.
+func (e *eventScan) reset(markers []string, n int, inTool bool) {
+	e.sc.Reset(markers)
+	e.valid, e.n, e.base, e.at, e.inTool = true, n, n, 0, inTool
+	e.start = append(e.start[:0], 0)
+}
+
+// read reads token n of ids: it calls fn for each event that ends in it, as
+// events does.
+func (e *eventScan) read(r *tagIDs, ids []int, fn func(k, start, end int, inTool bool)) {
+	f, i := r.f, e.n
+	text := r.s.tok.Decode(ids[i : i+1])
+	e.trim()
+	e.start = append(e.start, e.start[len(e.start)-1]+len(text))
+	e.n++
+	e.sc.Feed(text)
+	for {
+		held, before, k := e.sc.Next()
+		e.at += len(held) + len(before)
+		if k < 0 {
+			break
+		}
+		first, last := e.tokens(e.at, e.at+len(f.markers[k]))
+		e.at += len(f.markers[k])
+		if one := r.s.single[k]; one >= 0 && (first != last || ids[last] != one) {
+			continue // the marker's characters, typed as other tokens
+		}
+		if f.toolBlocks {
+			switch kind := f.kinds[k]; {
+			case e.inTool && kind != kindToolClose:
+				continue // inside a tool-call block: text
+			case e.inTool:
+				e.inTool = false
+			case kind == kindTool:
+				e.inTool = true
+			}
+		}
+		fn(k, first, last+1, e.inTool)
+	}
+	// After the markers its text makes: a boundary that is also a marker
+	// (PLaMo's end of turn) scopes. A new turn ends a tool-call block too.
+	if isBoundary(ids[i], r.bounds) {
+		e.inTool = false
+		fn(boundaryEvent, i, i+1, false)
+	}
+}
+
+// tokens returns the tokens whose text overlaps the bytes [a, b) of the
+// text read, which begin no earlier than the text the scanner has not
+// returned yet (see trim).
+func (e *eventScan) tokens(a, b int) (first, last int) {
+	last = len(e.start) - 2
+	for last > 0 && e.start[last] >= b {
+		last--
+	}
+	first = last
+	for first > 0 && e.start[first] > a {
+		first--
+	}
+	return e.base + first, e.base + last
+}
+
+// trim forgets where the tokens before the scanner's held text begin: no
+// marker found later overlaps them. It copies what remains only when that
+// is at most as much as it forgets, so the work per token stays bounded.
+func (e *eventScan) trim() {
+	if len(e.start) < 64 {
+		return
+	}
+	i := 0
+	for i < len(e.start)-1 && e.start[i+1] <= e.at {
+		i++
+	}
+	if i >= len(e.start)/2 {
+		e.base += i
+		e.start = e.start[:copy(e.start, e.start[i:])]
+	}
 }
 
 func isBoundary(id int, bounds [][]int) bool {

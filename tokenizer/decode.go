@@ -20,15 +20,72 @@ type decoder interface {
 type byteLevelDecoder struct{}
 
 func (byteLevelDecoder) decodeChain(tokens []string) []string {
-	var b strings.Builder
+	n := 0
 	for _, tok := range tokens {
-		raw, ok := byteLevelDecode(tok)
-		if !ok {
-			raw = tok
+		n += len(tok)
+	}
+	var b strings.Builder
+	b.Grow(n) // a token spells at most as many bytes as it has
+	for _, tok := range tokens {
+		if isByteLevel(tok) {
+			writeByteLevel(&b, tok)
+		} else {
+			b.WriteString(tok)
 		}
-		b.WriteString(raw)
 	}
 	return []string{b.String()}
+}
+
+// A oneDecoder decodes one token, as decodeChain of a list of it does (of
+// none for "", a token outside the vocabulary), with less work: Decode of
+// one ID, which the parsers' token walks ask a token at a time. ok is
+// false where the decoder has no shorter way.
+type oneDecoder interface {
+	decodeOne(tok string) (text string, ok bool)
+}
+
+// decodeOne gives text made only of ASCII as it is: the printable
+// characters stand for themselves, and any other makes the token one taken
+// as written.
+func (byteLevelDecoder) decodeOne(tok string) (string, bool) {
+	for i := 0; i < len(tok); i++ {
+		if tok[i] >= utf8.RuneSelf {
+			if !isByteLevel(tok) {
+				return tok, true
+			}
+			var b strings.Builder
+			b.Grow(len(tok))
+			writeByteLevel(&b, tok)
+			return b.String(), true
+		}
+	}
+	return tok, true
+}
+
+func (d replaceDecoder) decodeOne(tok string) (string, bool) {
+	return strings.ReplaceAll(tok, d.old, d.new), true
+}
+
+func (byteFallbackDecoder) decodeOne(tok string) (string, bool) {
+	if b, ok := fallbackByte(tok); ok {
+		return string([]byte{b}), true
+	}
+	return tok, true
+}
+
+func (fuseDecoder) decodeOne(tok string) (string, bool) { return tok, true }
+
+func (seq decoderSeq) decodeOne(tok string) (string, bool) {
+	for _, d := range seq {
+		one, ok := d.(oneDecoder)
+		if !ok {
+			return "", false
+		}
+		if tok, ok = one.decodeOne(tok); !ok {
+			return "", false
+		}
+	}
+	return tok, true
 }
 
 type replaceDecoder struct{ old, new string }
@@ -45,7 +102,7 @@ func (d replaceDecoder) decodeChain(tokens []string) []string {
 type byteFallbackDecoder struct{}
 
 func (byteFallbackDecoder) decodeChain(tokens []string) []string {
-	out := tokens[:0:0]
+	out := tokens[:0] // in place: each token gives at most one piece, after it is read
 	var pending []byte
 	flush := func() {
 		if len(pending) > 0 {
@@ -91,7 +148,11 @@ func fallbackByte(tok string) (byte, bool) {
 type fuseDecoder struct{}
 
 func (fuseDecoder) decodeChain(tokens []string) []string {
-	return []string{strings.Join(tokens, "")}
+	if len(tokens) == 0 {
+		return []string{""}
+	}
+	tokens[0] = strings.Join(tokens, "")
+	return tokens[:1]
 }
 
 // stripDecoder removes up to start leading and stop trailing copies of a

@@ -190,11 +190,15 @@ func startsWithWordChar(s string) bool {
 // Decode returns the text of ids, added and special tokens included. IDs
 // outside the vocabulary are skipped.
 func (h *HF) Decode(ids []int) string {
+	if one, ok := h.dec.(oneDecoder); ok && len(ids) == 1 {
+		s, _ := h.token(ids[0])
+		if text, ok := one.decodeOne(s); ok {
+			return text
+		}
+	}
 	toks := make([]string, 0, len(ids))
 	for _, id := range ids {
-		if s, ok := h.byID[int32(id)]; ok && id == int(int32(id)) {
-			toks = append(toks, s)
-		} else if s, ok := h.model.token(id); ok {
+		if s, ok := h.token(id); ok {
 			toks = append(toks, s)
 		}
 	}
@@ -202,6 +206,15 @@ func (h *HF) Decode(ids []int) string {
 		return strings.Join(toks, " ")
 	}
 	return strings.Join(h.dec.decodeChain(toks), "")
+}
+
+// token returns the token of id as the vocabulary writes it, added tokens
+// included.
+func (h *HF) token(id int) (string, bool) {
+	if s, ok := h.byID[int32(id)]; ok && id == int(int32(id)) {
+		return s, true
+	}
+	return h.model.token(id)
 }
 
 // Config returns the fields of the model folder's tokenizer_config.json

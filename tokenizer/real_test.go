@@ -211,3 +211,27 @@ func TestKimiKnownAnswer(t *testing.T) {
 		t.Errorf("Encode = %v, want %v", got, want)
 	}
 }
+
+// TestDecodeOneID checks that Decode of one ID, which the parsers' token
+// walks ask for a token at a time and which takes a shorter way for some
+// decoders, gives what Decode of a list holding that one token gives: for
+// every ID of every Hugging Face vocabulary, and a few outside it, the
+// list made with an ID outside the vocabulary, which Decode skips.
+func TestDecodeOneID(t *testing.T) {
+	if testing.Short() {
+		t.Skip(shortSkip)
+	}
+	for _, family := range families {
+		t.Run(family, func(t *testing.T) {
+			hf, ok := testvocab.Load(t, family).(*tokenizer.HF)
+			if !ok {
+				t.Skip("not a Hugging Face tokenizer")
+			}
+			for id := -2; id < hf.VocabSize()+2; id++ {
+				if one, list := hf.Decode([]int{id}), hf.Decode([]int{id, -1}); one != list {
+					t.Fatalf("Decode([%d]) = %q, Decode([%d, -1]) = %q", id, one, id, list)
+				}
+			}
+		})
+	}
+}
