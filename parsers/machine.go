@@ -386,7 +386,8 @@ func (d *driver) settle(out emitter) {
 
 // feedWhole is feed(output, acceptAll, x.emit) for a grammar that is t:
 // text that goes straight to its section goes to x as output's own bytes,
-// and a marker found where the grammar holds nothing is t's move, with
+// less the end the grammar would hold back (stance.hold), which alone goes
+// to the grammar, as a stream's driver hands it its run; and a marker found where the grammar holds nothing is t's move, with
 // none of the driver's calls per marker. Extract's driver watches no extra
 // markers (IDs beat text only in a stream) and holds no run; builds that
 // count work check it.
@@ -407,6 +408,14 @@ func (d *driver) feedWhole(t tableMover, output string, x *gather) {
 			if d.fast >= 0 && !holds(d.hold, before[len(before)-1]) {
 				x.own(gatherSection(phase(d.fast)), d.pos, len(before))
 				d.pos += len(before)
+			} else if d.fast >= 0 { // the grammar would hold its end (stance.hold): it sees only that
+				n := heldTail(d.hold, before)
+				if body := len(before) - n; body > 0 {
+					x.own(gatherSection(phase(d.fast)), d.pos, body)
+					d.pos += body
+				}
+				d.text(before[len(before)-n:], x.emit)
+				known = false
 			} else {
 				d.text(before, x.emit)
 				known = false
