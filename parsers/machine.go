@@ -137,9 +137,9 @@ type tableMover interface {
 	// move takes marker k, found at offset at where the grammar holds
 	// nothing (its stance is direct, with no run held), the marker's text
 	// to x if it stays; known says that the grammar is where its last move
-	// left it. It returns the stance after it, or false when the driver
-	// must ask for it (sync).
-	move(k, at int, x *gather, known bool) (stance, bool)
+	// left it. It returns the stance after it, which the driver only
+	// reads, or nil when the driver must ask for it (sync).
+	move(k, at int, x *gather, known bool) *stance
 }
 
 // segmented is an optional interface of a grammar that has segments besides
@@ -386,7 +386,8 @@ func (d *driver) settle(out emitter) {
 
 // feedWhole is feed(output, acceptAll, x.emit) for a grammar that is t:
 // text that goes straight to its section goes to x as output's own bytes,
-// and a marker found where the grammar holds nothing is t's move, with
+// less the end the grammar would hold back (stance.hold), which alone goes
+// to the grammar, as a stream's driver hands it its run; and a marker found where the grammar holds nothing is t's move, with
 // none of the driver's calls per marker. Extract's driver watches no extra
 // markers (IDs beat text only in a stream) and holds no run; builds that
 // count work check it.
@@ -407,6 +408,14 @@ func (d *driver) feedWhole(t tableMover, output string, x *gather) {
 			if d.fast >= 0 && !holds(d.hold, before[len(before)-1]) {
 				x.own(gatherSection(phase(d.fast)), d.pos, len(before))
 				d.pos += len(before)
+			} else if d.fast >= 0 { // the grammar would hold its end (stance.hold): it sees only that
+				n := heldTail(d.hold, before)
+				if body := len(before) - n; body > 0 {
+					x.own(gatherSection(phase(d.fast)), d.pos, body)
+					d.pos += body
+				}
+				d.text(before[len(before)-n:], x.emit)
+				known = false
 			} else {
 				d.text(before, x.emit)
 				known = false
@@ -425,7 +434,7 @@ func (d *driver) feedWhole(t tableMover, output string, x *gather) {
 		d.pos += len(mk)
 		if d.fast < 0 { // the grammar holds something: it takes the marker
 			d.g.marker(k, at, x.emit)
-		} else if st, ok := t.move(k, at, x, known); ok {
+		} else if st := t.move(k, at, x, known); st != nil {
 			d.use(st)
 			known = true
 			continue
@@ -436,10 +445,13 @@ func (d *driver) feedWhole(t tableMover, output string, x *gather) {
 }
 
 // sync tells the scanner which markers count now.
-func (d *driver) sync() { d.use(d.g.active()) }
+func (d *driver) sync() {
+	st := d.g.active()
+	d.use(&st)
+}
 
-// use makes st, the grammar's stance, the driver's.
-func (d *driver) use(st stance) {
+// use makes *st, the grammar's stance, the driver's.
+func (d *driver) use(st *stance) {
 	d.mask = st.mask
 	if m := st.mask | d.extra; m != d.sc.Active() {
 		d.sc.SetActive(m)

@@ -147,7 +147,7 @@ func collectText(m textMachine, output string, x *gather) reasoning.Message {
 // and copies each section once at the end. A span holds no pointer, so
 // that gathering costs no write barrier or collector scan per piece, and
 // a shell reuses its room from one Extract to the next without holding on
-// to an output.
+// to an output (up to maxGatherRoom: keepRoom).
 type gather struct {
 	output string
 	emit   emitter // x.add, made once
@@ -163,7 +163,7 @@ type gather struct {
 type span struct{ at, n int }
 
 // maxGatherRoom bounds the room a gather keeps between outputs.
-const maxGatherRoom = 8 << 10 // spans per section
+const maxGatherRoom = 16 << 10 // spans, of both sections
 
 // start readies x for output.
 func (x *gather) start(output string) {
@@ -215,15 +215,31 @@ func (x *gather) own(i, at, n int) {
 // message returns the gathered sections and empties x.
 func (x *gather) message() reasoning.Message {
 	m := reasoning.Message{Reasoning: x.text(0), Content: x.text(1)}
-	for i := range x.sec {
-		x.sec[i], x.size[i] = x.sec[i][:0], 0
-		if cap(x.sec[i]) > maxGatherRoom {
-			x.sec[i] = nil
-		}
-	}
+	x.keepRoom()
+	x.size = [2]int{}
 	clear(x.other)
 	x.other, x.output = x.other[:0], ""
 	return m
+}
+
+// keepRoom empties the sections' spans, keeping their room for the next
+// output, up to maxGatherRoom spans in all. Where append grew it past
+// that for an output that needs less, it is made anew at this output's
+// size (and a little more), so that the next output as dense in markers
+// grows nothing.
+func (x *gather) keepRoom() {
+	need := len(x.sec[0]) + len(x.sec[1])
+	over := cap(x.sec[0])+cap(x.sec[1]) > maxGatherRoom
+	for i, sec := range x.sec {
+		switch {
+		case !over:
+			x.sec[i] = sec[:0]
+		case need+need/16+32 <= maxGatherRoom:
+			x.sec[i] = make([]span, 0, len(sec)+len(sec)/16+16)
+		default:
+			x.sec[i] = nil
+		}
+	}
 }
 
 // text returns the text of section i: a substring of the output where it
@@ -238,8 +254,13 @@ func (x *gather) text(i int) string {
 	}
 	var b strings.Builder
 	b.Grow(x.size[i])
+	output, other := x.output, x.other
 	for _, sp := range spans {
-		b.WriteString(x.piece(sp))
+		if sp.n < 0 {
+			b.WriteString(other[sp.at])
+		} else {
+			b.WriteString(output[sp.at : sp.at+sp.n])
+		}
 	}
 	return b.String()
 }

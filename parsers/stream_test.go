@@ -143,6 +143,32 @@ func TestGather(t *testing.T) {
 	}
 }
 
+// TestGatherRoom checks that an output dense in pieces leaves a gather
+// room enough for the next output as dense: no allocation then but the
+// joined sections, however many pieces, up to maxGatherRoom.
+func TestGatherRoom(t *testing.T) {
+	const pieces = 7000 // per section: both within maxGatherRoom, though append grows past it
+	output := strings.Repeat("<think>reasoning</think>content", pieces)
+	reasoning, content := strings.Repeat("reasoning", pieces), strings.Repeat("content", pieces)
+	var x gather
+	run := func() {
+		x.start(output)
+		for i := range pieces {
+			at := i * 31
+			x.emit(phaseReasoning, output[at+7:at+16], at+7)
+			x.emit(phaseContent, output[at+24:at+31], at+24)
+		}
+		m := x.message()
+		if m.Reasoning != reasoning || m.Content != content {
+			t.Fatalf("got sections of %d and %d bytes", len(m.Reasoning), len(m.Content))
+		}
+	}
+	run()
+	if allocs := testing.AllocsPerRun(20, run); allocs != 2 {
+		t.Errorf("%v allocations, want the 2 joined sections", allocs)
+	}
+}
+
 // TestHeldTail checks heldTail against what the grammars hold back: the
 // trailing whitespace trailingSpace.send holds, and the one newline
 // trailingSpace.newline holds.

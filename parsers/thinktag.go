@@ -584,7 +584,7 @@ func (g *tagGrammar) markerHeld(k int, kind markerKind, at int, out emitter) {
 
 // move is a tableMover's: marker k, at offset at, where the state holds
 // nothing, moves the state by the table, as marker does there.
-func (g *tagGrammar) move(k, at int, x *gather, known bool) (stance, bool) {
+func (g *tagGrammar) move(k, at int, x *gather, known bool) *stance {
 	f, s := g.fam, &g.state
 	if !known {
 		g.key = s.key()
@@ -597,13 +597,13 @@ func (g *tagGrammar) move(k, at int, x *gather, known bool) (stance, bool) {
 	mv.apply(s)
 	if kind == kindDrop && s.phase == phaseContent && f.wrap[0] != "" {
 		g.wrapper(f.markers[k], at, x.emit)
-		return stance{}, false
+		return nil
 	}
 	if !mv.plain {
-		return stance{}, false
+		return nil
 	}
 	g.key = mv.key
-	return f.stances[mv.key], true
+	return &f.stances[mv.key]
 }
 
 // wrapper takes mk, a marker of the answer wrapper (wrap) found in content:

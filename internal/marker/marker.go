@@ -392,7 +392,7 @@ func (s *Scanner) Next() (held, text string, m int) {
 	if s.only < 0 && len(rest) <= 32 && s.active != 0 { // a delta, where the markers do not all begin with one byte
 		return s.nextShort(held, rest)
 	}
-	if s.noneStarts(rest) { // the common delta: nothing to look for
+	if (len(rest) <= 32 || s.active == 0) && s.noneStarts(rest) { // the common delta: nothing to look for
 		s.cur = len(s.delta)
 		return held, rest, -1
 	}
@@ -479,10 +479,10 @@ func (s *Scanner) Flush() string {
 
 // noneStarts reports, cheaply, that no active marker starts in t, so that
 // all of t is text: no byte of it is the first byte all active markers
-// share. A short t where they share none is nextShort's, and Next asks
-// nextShort first: noneStarts is called with a t longer than 32 bytes, or
-// where the active markers share a first byte (s.only >= 0). False means
-// only that t must be searched.
+// share. A short t where they share none is nextShort's, and a longer t
+// index's, which searches it once: Next asks noneStarts only of a t of at
+// most 32 bytes where the active markers share a first byte (s.only >= 0),
+// or where none is active. False means only that t must be searched.
 func (s *Scanner) noneStarts(t string) bool {
 	work.Add(len(t))
 	switch {
