@@ -197,3 +197,31 @@ func TestDriverHeldRun(t *testing.T) {
 		})
 	}
 }
+
+// TestEndCheckScanAfterSkip streams Gemma 4's IDs, every marker several
+// tokens, through IsReasoningEndStreaming where a call that reads no text
+// (the output may still be the bare label) replaces IDs that the end
+// check's scan of the text had read, and the next call goes on from where
+// that scan stopped. Every answer must be IsReasoningEnd's.
+//
+// Fixed bug: the scan kept the replaced IDs' text ("<|chan", a marker
+// begun), and the new IDs' "nel>" completed it into an opener.
+func TestEndCheckScanAfterSkip(t *testing.T) {
+	e, _ := catalog.Lookup("gemma4")
+	tok := conformance.ToyVocab(e.Boundaries)
+	p, err := reasoning.New("gemma4", tok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		text string
+		from int // the IDs before the delta
+	}{{"x", 0}, {"x<|chan", 1}, {"txabcde", 0}, {"txabcdenel>", 7}} {
+		ids := tok.Encode(c.text)
+		got := p.IsReasoningEndStreaming(ids, ids[c.from:])
+		fresh, _ := reasoning.New("gemma4", tok)
+		if want := fresh.IsReasoningEnd(ids); got != want {
+			t.Errorf("IDs of %q, the first %d known: IsReasoningEndStreaming = %v, IsReasoningEnd = %v", c.text, c.from, got, want)
+		}
+	}
+}

@@ -76,6 +76,9 @@ func (r *tagIDs) ended(ids []int) bool {
 // and no boundary end no event: the value known at from holds, and their
 // text is not read.
 func (r *tagIDs) endAfter(m *endMemo, ids []int, from int, v int8, known bool) int8 {
+	if r.end.n > from {
+		r.end.valid = false // it read IDs after from, which may differ now; the ways below that skip it would keep it
+	}
 	if r.f.labelOpens && r.labelPending(ids, from) {
 		m.cut(0)
 		k, inTool := r.lastEvent(ids)
