@@ -1618,13 +1618,19 @@ func (t *tokenText) isToken(a, b, id int) bool {
 }
 
 // tokens returns the tokens whose text overlaps the bytes [a, b).
-func (t *tokenText) tokens(a, b int) (first, last int) {
-	last = len(t.start) - 2
-	for last > 0 && t.start[last] >= b {
+func (t *tokenText) tokens(a, b int) (first, last int) { return overlapping(t.start, a, b) }
+
+// overlapping returns the first and last of the tokens whose text overlaps
+// the bytes [a, b), where start holds where each token's text begins and,
+// last, where the text ends. It searches from the end, where the bytes a
+// streaming check asks about lie.
+func overlapping(start []int, a, b int) (first, last int) {
+	last = len(start) - 2
+	for last > 0 && start[last] >= b {
 		last--
 	}
 	first = last
-	for first > 0 && t.start[first] > a {
+	for first > 0 && start[first] > a {
 		first--
 	}
 	return first, last

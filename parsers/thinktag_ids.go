@@ -455,14 +455,7 @@ func (e *eventScan) read(r *tagIDs, ids []int, fn func(k, start, end int, inTool
 // text read, which begin no earlier than the text the scanner has not
 // returned yet (see trim).
 func (e *eventScan) tokens(a, b int) (first, last int) {
-	last = len(e.start) - 2
-	for last > 0 && e.start[last] >= b {
-		last--
-	}
-	first = last
-	for first > 0 && e.start[first] > a {
-		first--
-	}
+	first, last = overlapping(e.start, a, b)
 	return e.base + first, e.base + last
 }
 
