@@ -117,18 +117,9 @@ func TestConservation(t *testing.T) {
 	alphabet := []string{"<", "/", "think", ">", "</", "<think", "tool_call>", "◁", "/think▷", "a", "é", "\xff", " ", "\n", "<tool"}
 	r := rand.New(rand.NewPCG(1, 2))
 	for range 2000 {
-		var b strings.Builder
-		for range r.IntN(20) {
-			b.WriteString(alphabet[r.IntN(len(alphabet))])
-		}
-		input := b.String()
+		input := randomText(r, alphabet, 20)
 		want := reference(markers, input)
-		var deltas []string
-		for i := 0; i < len(input); {
-			n := min(len(input)-i, r.IntN(6))
-			deltas = append(deltas, input[i:i+n])
-			i += n
-		}
+		deltas := randomCuts(r, input, 6)
 		got, _ := scan(markers, deltas)
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Fatalf("input %q deltas %q: mismatch (-want +got):\n%s", input, deltas, diff)
@@ -167,20 +158,11 @@ func TestConservationLong(t *testing.T) {
 	r := rand.New(rand.NewPCG(seed, 4))
 	for _, set := range sets {
 		for range 500 {
-			var b strings.Builder
-			for range r.IntN(200) {
-				b.WriteString(set.alphabet[r.IntN(len(set.alphabet))])
-			}
-			input := b.String()
+			input := randomText(r, set.alphabet, 200)
 			want := reference(set.markers, input)
 			deltas := []string{input}
 			if r.IntN(2) == 0 {
-				deltas = nil
-				for i := 0; i < len(input); {
-					n := min(len(input)-i, r.IntN(100))
-					deltas = append(deltas, input[i:i+n])
-					i += n
-				}
+				deltas = randomCuts(r, input, 100)
 			}
 			got, _ := scan(set.markers, deltas)
 			if diff := cmp.Diff(want, got); diff != "" {
@@ -555,18 +537,9 @@ func TestQuiet(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for _, set := range sets {
 		for range 1000 {
-			var b strings.Builder
-			for range r.IntN(30) {
-				b.WriteString(set.alphabet[r.IntN(len(set.alphabet))])
-			}
-			input := b.String()
+			input := randomText(r, set.alphabet, 30)
 			want := reference(set.markers, input)
-			var deltas []string
-			for i := 0; i < len(input); {
-				n := min(len(input)-i, r.IntN(8))
-				deltas = append(deltas, input[i:i+n])
-				i += n
-			}
+			deltas := randomCuts(r, input, 8)
 			var s Scanner
 			s.Reset(set.markers)
 			var got []event
@@ -601,4 +574,25 @@ func TestQuiet(t *testing.T) {
 			}
 		}
 	}
+}
+
+// randomText joins up to n-1 pieces of alphabet drawn by r.
+func randomText(r *rand.Rand, alphabet []string, n int) string {
+	var b strings.Builder
+	for range r.IntN(n) {
+		b.WriteString(alphabet[r.IntN(len(alphabet))])
+	}
+	return b.String()
+}
+
+// randomCuts cuts input into deltas of up to n-1 bytes drawn by r (empty
+// ones included).
+func randomCuts(r *rand.Rand, input string, n int) []string {
+	var deltas []string
+	for i := 0; i < len(input); {
+		k := min(len(input)-i, r.IntN(n))
+		deltas = append(deltas, input[i:i+k])
+		i += k
+	}
+	return deltas
 }

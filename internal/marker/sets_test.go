@@ -2,7 +2,6 @@ package marker
 
 import (
 	"math/rand/v2"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -29,18 +28,9 @@ func TestManySets(t *testing.T) {
 		next := func(k int) uint64 { return sets[k] }
 		r := rand.New(rand.NewPCG(7, uint64(sets[0])))
 		for range 1000 {
-			var b strings.Builder
-			for range r.IntN(40) {
-				b.WriteString(alphabet[r.IntN(len(alphabet))])
-			}
-			input := b.String()
+			input := randomText(r, alphabet, 40)
 			want := referenceMoving(markers, input, next)
-			var deltas []string
-			for i := 0; i < len(input); {
-				n := min(len(input)-i, r.IntN(9))
-				deltas = append(deltas, input[i:i+n])
-				i += n
-			}
+			deltas := randomCuts(r, input, 9)
 			var s Scanner
 			s.Reset(markers)
 			var got []event
