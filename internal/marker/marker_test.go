@@ -1,6 +1,7 @@
 package marker
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -536,39 +537,14 @@ func TestQuiet(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(5, 6))
 	for _, set := range sets {
+		what := fmt.Sprintf("markers %q", set.markers)
 		for range 1000 {
 			input := randomText(r, set.alphabet, 30)
 			want := reference(set.markers, input)
 			deltas := randomCuts(r, input, 8)
 			var s Scanner
 			s.Reset(set.markers)
-			var got []event
-			text := func(x string) { got = addText(got, x) }
-			for _, d := range deltas {
-				quiet := s.Quiet(d)
-				s.Feed(d)
-				var pieces []event
-				for {
-					held, before, k := s.Next()
-					if held != "" {
-						pieces = append(pieces, event{held, -1})
-					}
-					if before != "" {
-						pieces = append(pieces, event{before, -1})
-					}
-					text(held)
-					text(before)
-					if k < 0 {
-						break
-					}
-					pieces = append(pieces, event{Marker: k})
-					got = append(got, event{Marker: k})
-				}
-				if quiet && (s.Held() != "" || len(pieces) > 1 || len(pieces) == 1 && pieces[0].Text != d) {
-					t.Fatalf("markers %q, deltas %q: Quiet(%q) = true, but Next gives %v and holds %q", set.markers, deltas, d, pieces, s.Held())
-				}
-			}
-			text(s.Flush())
+			got := scanQuiet(t, &s, deltas, nil, what)
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Fatalf("markers %q, input %q, deltas %q: mismatch (-want +got):\n%s", set.markers, input, deltas, diff)
 			}
@@ -595,4 +571,36 @@ func randomCuts(r *rand.Rand, input string, n int) []string {
 		i += k
 	}
 	return deltas
+}
+
+// scanQuiet feeds deltas to s and returns what Next gives, adjacent text
+// joined, then what Flush gives. After a marker k it makes next(k) the
+// active set, when next is not nil. It fails t, naming what (the markers),
+// where Quiet said a delta holds no marker and Next did not give the delta
+// back whole as text, or s holds some of it.
+func scanQuiet(t *testing.T, s *Scanner, deltas []string, next func(int) uint64, what string) []event {
+	t.Helper()
+	var got []event
+	for _, d := range deltas {
+		quiet := s.Quiet(d)
+		s.Feed(d)
+		var pieces []event
+		for {
+			held, before, k := s.Next()
+			pieces = addText(addText(pieces, held), before)
+			got = addText(addText(got, held), before)
+			if k < 0 {
+				break
+			}
+			pieces = append(pieces, event{Marker: k})
+			got = append(got, event{Marker: k})
+			if next != nil {
+				s.SetActive(next(k))
+			}
+		}
+		if quiet && d != "" && (s.Held() != "" || len(pieces) != 1 || pieces[0].Text != d) {
+			t.Fatalf("%s, deltas %q: Quiet(%q) = true, but Next gives %v and holds %q", what, deltas, d, pieces, s.Held())
+		}
+	}
+	return addText(got, s.Flush())
 }

@@ -1,6 +1,7 @@
 package marker
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -26,6 +27,7 @@ func TestManySets(t *testing.T) {
 		{1 | 2, 4 | 8, 16 | 32, 64 | 128, 256 | 1, 2 | 8 | 64, 1 | 16 | 256, all, 8},
 	} {
 		next := func(k int) uint64 { return sets[k] }
+		what := fmt.Sprintf("sets %#x", sets)
 		r := rand.New(rand.NewPCG(7, uint64(sets[0])))
 		for range 1000 {
 			input := randomText(r, alphabet, 40)
@@ -33,27 +35,7 @@ func TestManySets(t *testing.T) {
 			deltas := randomCuts(r, input, 9)
 			var s Scanner
 			s.Reset(markers)
-			var got []event
-			for _, d := range deltas {
-				quiet := s.Quiet(d)
-				s.Feed(d)
-				var pieces []event
-				for {
-					held, before, k := s.Next()
-					pieces = addText(addText(pieces, held), before)
-					got = addText(addText(got, held), before)
-					if k < 0 {
-						break
-					}
-					pieces = append(pieces, event{Marker: k})
-					got = append(got, event{Marker: k})
-					s.SetActive(next(k))
-				}
-				if quiet && d != "" && (s.Held() != "" || len(pieces) != 1 || pieces[0].Text != d) {
-					t.Fatalf("sets %#x, deltas %q: Quiet(%q) = true, but Next gives %v and holds %q", sets, deltas, d, pieces, s.Held())
-				}
-			}
-			got = addText(got, s.Flush())
+			got := scanQuiet(t, &s, deltas, next, what)
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Fatalf("sets %#x, input %q, deltas %q: mismatch (-want +got):\n%s", sets, input, deltas, diff)
 			}
