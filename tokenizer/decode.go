@@ -221,6 +221,11 @@ func buildDecoder(raw []byte) (decoder, error) {
 		if c.Pattern == nil || c.Pattern.String == nil || c.Content == nil {
 			return nil, fmt.Errorf("decoder Replace: only a String pattern with content is supported")
 		}
+		if *c.Pattern.String == "" {
+			// It would put content between every two characters; no
+			// vocabulary has one, and it is refused as the normalizer's is.
+			return nil, fmt.Errorf("decoder Replace: empty pattern")
+		}
 		return replaceDecoder{*c.Pattern.String, *c.Content}, nil
 	case "Strip":
 		if c.Content == nil || utf8.RuneCountInString(*c.Content) != 1 {

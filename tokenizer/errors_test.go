@@ -72,6 +72,7 @@ func TestLoadHFErrors(t *testing.T) {
 		{"unknown unk", "unk.json", []byte(`{"model": {"type": "BPE", "vocab": {"a": 0}, "merges": [], "unk_token": "<unk>"}}`), `unk_token "<unk>"`},
 		{"dropout", "dropout.json", []byte(`{"model": {"type": "BPE", "vocab": {"a": 0}, "merges": [], "dropout": 0.1}}`), "dropout"},
 		{"subword prefix", "prefix.json", []byte(`{"model": {"type": "BPE", "vocab": {"a": 0}, "merges": [], "continuing_subword_prefix": "##"}}`), "continuing_subword_prefix"},
+		{"empty Replace pattern", "replace.json", hfWith(`, "decoder": {"type": "Replace", "pattern": {"String": ""}, "content": "x"}`), "decoder Replace: empty pattern"},
 		{"empty added token", "added.json", hfWith(`, "added_tokens": [{"id": 5, "content": ""}]`), "empty content"},
 	}
 	for _, tt := range tests {
