@@ -878,10 +878,11 @@ func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 		}
 	} else if l.direct >= 0 && s.quietIDs(d.IDs) && l.sc.Quiet(t) {
 		return l.quiet(t, &s.slab) // the driver holds what the grammar would (driver.run)
-	} else if l.fast == directSegment || l.fast == directHeld {
-		if m, ok := s.toGrammar(d); ok {
-			return m
+	} else if (l.fast == directSegment || l.fast == directHeld) && s.quietIDs(d.IDs) {
+		if l.sc.Quiet(t) && s.toGrammar(t) {
+			return reasoning.Message{}
 		}
+		return s.toSection(t)
 	}
 	// Any other delta runs the driver, here rather than in a call of its
 	// own, which a grammar that never takes text direct would pay for
@@ -914,31 +915,25 @@ func (s *shell) watchPending() {
 	}
 }
 
-// toGrammar takes d, on the fast path's terms, where the grammar's stance
-// says that text goes to the open segment as it comes (directSegment) or
-// that the grammar holds it back (directHeld), and returns its message;
-// false when d must go to the driver. It is a call of its own so that
-// ExtractStreaming stays as small as the fast path of every other family
-// needs.
+// toGrammar takes t, a quiet delta (see ExtractStreaming) that carries no
+// marker's ID, where the grammar's stance says that text goes to the open
+// segment as it comes (directSegment) or that the grammar holds it back
+// (directHeld), and reports whether it took it; false when t must go to
+// toSection. It is a call of its own so that ExtractStreaming stays as
+// small as the fast path of every other family needs.
 //
 //go:noinline
-func (s *shell) toGrammar(d reasoning.Delta) (reasoning.Message, bool) {
+func (s *shell) toGrammar(t string) bool {
 	l := &s.live
-	if !s.quietIDs(d.IDs) {
-		return reasoning.Message{}, false
-	}
-	if !l.sc.Quiet(d.Text) {
-		return s.toSection(d.Text), true
-	}
 	switch {
 	case l.fast == directSegment:
-		s.segs.add(d.Text)
-	case !s.held.takeHeld(d.Text, l.pos):
-		return s.toSection(d.Text), true
+		s.segs.add(t)
+	case !s.held.takeHeld(t, l.pos):
+		return false
 	}
-	l.pos += len(d.Text)
-	l.fed += len(d.Text)
-	return reasoning.Message{}, true
+	l.pos += len(t)
+	l.fed += len(t)
+	return true
 }
 
 // toSection takes t, a delta that carries no marker's ID, where the

@@ -610,13 +610,21 @@ func (g *museGrammar) openHeader(at int, out emitter) {
 		if end == 0 {
 			end = len(g.prefix) + g.header.n
 		}
-		switch n := end - g.nameAt; {
-		case n == len("self") && g.headerHas(g.nameAt, "self"):
+		i, off := g.pieceAt(g.nameAt)
+		switch s := g.headerPiece(i); {
+		case end <= off+len(s): // one piece holds it, as a rule
+			switch recipient = s[g.nameAt-off : end-off]; recipient {
+			case "self": // a name Muse routes by: no hold on the delta's text
+				recipient = "self"
+			case "user":
+				recipient = "user"
+			}
+		case end-g.nameAt == len("self") && g.headerHas(g.nameAt, i, off, "self"):
 			recipient = "self"
-		case n == len("user") && g.headerHas(g.nameAt, "user"):
+		case end-g.nameAt == len("user") && g.headerHas(g.nameAt, i, off, "user"):
 			recipient = "user"
 		default:
-			recipient = g.headerSpan(g.nameAt, end)
+			recipient = g.headerSpan(g.nameAt, i, off, end)
 		}
 	}
 	// The text of a tool channel's header from its "to=" on, for muse_glimmer.
@@ -637,58 +645,51 @@ func (g *museGrammar) openHeader(at int, out emitter) {
 	g.open(recipient, from, at, out)
 }
 
-// headerHas reports whether the header's text (prefix, then header) has w
-// at offset from, read where it lies: a recipient Muse routes by its name
-// alone ("self", "user") is not joined from the pieces a delta cut it in.
-func (g *museGrammar) headerHas(from int, w string) bool {
-	off := 0 // where the piece looked at begins
-	for i := -1; i < len(g.header.ps) && w != ""; i++ {
-		s := g.prefix
-		if i >= 0 {
-			s = g.header.ps[i].s
+// pieceAt returns the piece of the header's text (prefix, then header)
+// that holds offset from, -1 for the prefix, and the offset it begins at,
+// looking from the end, where the recipient lies.
+func (g *museGrammar) pieceAt(from int) (i, off int) {
+	off = len(g.prefix) + g.header.n
+	for i = len(g.header.ps) - 1; i >= 0; i-- {
+		if off -= len(g.header.ps[i].s); from >= off {
+			return i, off
 		}
-		if from < off+len(s) {
-			a := from - off
-			n := min(len(s)-a, len(w))
-			if s[a:a+n] != w[:n] {
-				return false
-			}
-			w, from = w[n:], from+n
+	}
+	return -1, 0
+}
+
+// headerPiece returns piece i of the header's text, -1 for the prefix.
+func (g *museGrammar) headerPiece(i int) string {
+	if i < 0 {
+		return g.prefix
+	}
+	return g.header.ps[i].s
+}
+
+// headerHas reports whether the header's text has w from offset from
+// on, in piece i, which begins at offset off, and the pieces after it,
+// read where it lies: a recipient Muse routes by its name alone ("self",
+// "user") is not joined from the pieces a delta cut it in.
+func (g *museGrammar) headerHas(from, i, off int, w string) bool {
+	for ; w != "" && i < len(g.header.ps); i++ {
+		s := g.headerPiece(i)[from-off:]
+		n := min(len(s), len(w))
+		if s[:n] != w[:n] {
+			return false
 		}
-		off += len(s)
+		w, from, off = w[n:], from+n, from+len(s)
 	}
 	return w == ""
 }
 
-// headerSpan returns the header's text (prefix, then header) from offset
-// from to offset to: a substring where one piece holds it, else joined.
-func (g *museGrammar) headerSpan(from, to int) string {
-	off := len(g.prefix) // where the piece looked at begins
-	if to <= off {
-		return g.prefix[from:to]
-	}
-	if from >= off {
-		for _, p := range g.header.ps {
-			if from < off+len(p.s) {
-				if to <= off+len(p.s) {
-					return p.s[from-off : to-off]
-				}
-				break
-			}
-			off += len(p.s)
-		}
-	}
+// headerSpan returns the header's text from offset from, in piece i,
+// which begins at offset off, to offset to, after that piece: joined.
+func (g *museGrammar) headerSpan(from, i, off, to int) string {
 	slab := &g.segs.slab
 	start := slab.Begin(to - from)
-	off = 0
-	for i := -1; i < len(g.header.ps) && off < to; i++ {
-		s := g.prefix
-		if i >= 0 {
-			s = g.header.ps[i].s
-		}
-		if a, b := max(from, off), min(to, off+len(s)); a < b {
-			slab.WriteString(s[a-off : b-off])
-		}
+	for ; off < to; i++ {
+		s := g.headerPiece(i)
+		slab.WriteString(s[max(from, off)-off : min(to, off+len(s))-off])
 		off += len(s)
 	}
 	return slab.End(start)

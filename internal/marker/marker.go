@@ -102,6 +102,18 @@ type Scanner struct {
 	// turns out to be text stays valid as it was returned.
 	cand   uint64
 	candOf uint64
+
+	// seen is what noneIn found last where it answered false: in t, with
+	// the set of active, the first place at which an active marker begins,
+	// whole (k) or cut short by t's end (cand, k -1). Quiet's false answer
+	// is mostly followed by Next on the same delta, whose search (nextShort)
+	// then starts from it rather than look again.
+	seen struct {
+		t     string
+		of    uint64
+		at, k int
+		cand  uint64
+	}
 }
 
 // Reset makes s watch markers (which must pass Check and are not copied),
@@ -280,6 +292,7 @@ func (s *Scanner) noneIn(t string) bool {
 			continue
 		case c == manyFirst:
 			if k, cand := s.startAt(c, t[i:]); k >= 0 || cand != 0 {
+				s.see(t, i, k, cand)
 				return false
 			}
 			continue
@@ -290,11 +303,21 @@ func (s *Scanner) noneIn(t string) bool {
 		for j < len(mk) && i+j < len(t) && mk[j] == t[i+j] {
 			j++
 		}
-		if j == len(mk) || i+j == len(t) { // whole, or cut short by t's end
+		switch {
+		case j == len(mk): // whole
+			s.see(t, i, int(c)-1, 0)
+			return false
+		case i+j == len(t): // cut short by t's end
+			s.see(t, i, -1, 1<<(c-1))
 			return false
 		}
 	}
 	return true
+}
+
+// see notes what noneIn found in t (see Scanner.seen).
+func (s *Scanner) see(t string, at, k int, cand uint64) {
+	s.seen.t, s.seen.of, s.seen.at, s.seen.k, s.seen.cand = t, s.active, at, k, cand
 }
 
 // startAt returns the active marker t begins with, whole, or -1 and the
@@ -416,6 +439,15 @@ func (s *Scanner) Next() (held, text string, m int) {
 // marker cut short may be another marker, which would be inside it.
 func (s *Scanner) nextShort(held, rest string) (string, string, int) {
 	work.Add(len(rest))
+	if s.seen.of == s.active && s.seen.t == rest { // Quiet has looked (see seen)
+		if i, k := s.seen.at, s.seen.k; k >= 0 {
+			s.cur += i + len(s.markers[k])
+			return held, rest[:i], k
+		}
+		i := s.seen.at
+		s.held, s.cand, s.candOf, s.cur = rest[i:], s.seen.cand, s.active, len(s.delta)
+		return held, rest[:i], -1
+	}
 	first := s.table()
 	for i := 0; i < len(rest); i++ {
 		c := first[rest[i]]
