@@ -23,9 +23,11 @@ import (
 // Repeats: as minimax_m2. Reasoning is never rewritten, nor are the IDs
 // ExtractContentIDs returns.
 // Streaming: as minimax_m2; content also holds back a run of whitespace and
-// dots after a name (at most 64 bytes: a longer run is left alone), and up
-// to 17 bytes after it, until they show whether the run is rewritten.
-// Finish rewrites or returns what is held.
+// dots after a name while it may go on (at most 64 bytes: a longer run is
+// left alone), and after a run with a dot up to 17 bytes more, until they
+// show whether the run is rewritten; a run that ends without a dot never
+// is, and goes out with the delta that ends it. Finish rewrites or returns
+// what is held.
 // Upstream: spec field-names §12; vllm/reasoning/minimax_m2_sanitized_reasoning_parser.py
 // @ee33461a, vllm/parser/path_normalizer.py and
 // tests/reasoning/test_minimax_m2_sanitized_reasoning_parser.py@8eedc75d.
@@ -308,10 +310,13 @@ func normBounds(t string, eof bool) (lim, tail, text int) {
 }
 
 // tailUndecided reports whether a try at the start of the tail's run
-// t[tail:text] (normBounds) is undecided: it reads to the end unless the
-// run is too long to join (sepAndExt, which stops at its 66th byte when
-// there is one).
-func tailUndecided(t string, tail, text int) bool {
+// t[tail:text] (normBounds, which stops reading at lim) is undecided: it
+// reads to the end unless the run is too long to join (sepAndExt, which
+// stops at its 66th byte when there is one) or has ended without a dot.
+func tailUndecided(t string, tail, text, lim int) bool {
+	if text < lim && strings.IndexByte(t[tail:text], '.') < 0 {
+		return false
+	}
 	n := text - tail
 	return n <= maxSepRun || n == maxSepRun+1 && text == len(t)
 }
@@ -473,7 +478,8 @@ const maxSepRun = 64
 // character after the extension (-1 at the end of the text). ok is false
 // while t may end before the extension does; end is sepEnd, or more than 16
 // past it, when there is no extension that fits, and sepEnd is end for a
-// run longer than maxSepRun.
+// run longer than maxSepRun, and for one that has ended without a dot (no
+// try matches it, whatever follows).
 func sepAndExt(t string, i int, eof bool) (sepEnd, end int, dots int, spaced bool, next rune, ok bool) {
 	j, seen := i, uint8(0)
 	for ; j < len(t); j++ {
@@ -494,6 +500,8 @@ func sepAndExt(t string, i int, eof bool) (sepEnd, end int, dots int, spaced boo
 		return j, j, dots, spaced, 0, true // too long a run to join
 	case t[j] >= utf8.RuneSelf && !eof && !utf8.FullRuneInString(t[j:]):
 		return 0, 0, 0, false, 0, false // no run's, if a whole character
+	case dots == 0:
+		return j, j, 0, spaced, 0, true
 	}
 	sepEnd = j
 	for lim := min(len(t), j+17); j < lim && normClass[t[j]]&cAlnum != 0; j++ {
@@ -585,7 +593,7 @@ func (p *pathRule) bulk(s string, eof bool) string {
 			return p.out(t[:len(t)-len(p.hold)])
 		}
 	}
-	if i == tail && tail < text && p.path && tailUndecided(t, tail, text) {
+	if i == tail && tail < text && p.path && tailUndecided(t, tail, text, lim) {
 		p.hold = t[tail:]
 		return p.out(t[:tail])
 	}
@@ -768,8 +776,8 @@ var nameExtensions = map[string]bool{
 // carried from one call to the next, and the text held is only kept, not
 // read again; the next delta is written after it in the slab, so that
 // held text is copied once. Most tries, at one space with no dot, cannot
-// match: those read on as outside a try (quiet, plain). Over a whole text
-// it reads only the spaced runs (wholeNorm.run).
+// match: those end at once, with the run, and plain reads on as outside a
+// try. Over a whole text it reads only the spaced runs (wholeNorm.run).
 type nameRule struct {
 	hold  string      // undecided text: from the start of the try in progress, or a character cut in two
 	cut   int         // the bytes at the end of hold that begin a character cut in two, not read yet
@@ -779,10 +787,6 @@ type nameRule struct {
 	n     int         // the run's length
 	phase uint8       // outside a try, or in its run or its extension
 	try   nameTry
-	// quiet: outside a try, a try at one space after a name is still
-	// undecided (try.at, try.run): it cannot match, but holds its text
-	// until what follows the space shows it is no extension or ends it.
-	quiet bool
 }
 
 // Rule (b)'s state: flags of where it stands in the current run of name
@@ -826,14 +830,11 @@ func (p *nameRule) feed(s string, eof bool) string {
 		t, i = p.slab.Append(p.hold, s), len(p.hold)-p.cut
 	}
 	if !eof && p.cut == 0 && t[len(t)-1] < utf8.RuneSelf &&
-		(p.phase == noTry || p.phase == tryRun && p.try.run == 1 && p.try.dots == 0) {
+		(p.phase == noTry || p.phase == tryRun && p.try.dots == 0) {
 		// The common delta: no try in it may match.
 		if i = p.plain(t, i); i == len(t) {
-			if p.quiet && !p.quietUndecided(t, p.st, p.n) {
-				p.quiet = false
-			}
 			keep := len(t)
-			if p.phase != noTry || p.quiet {
+			if p.phase != noTry {
 				keep, p.try.at = p.try.at, 0
 			}
 			p.hold = t[keep:]
@@ -845,7 +846,7 @@ func (p *nameRule) feed(s string, eof bool) string {
 		return p.emit(t, keep)
 	}
 	p.hold = t[keep:]
-	if p.phase != noTry || p.quiet {
+	if p.phase != noTry {
 		p.try.at -= keep
 	}
 	return t[:keep]
@@ -861,14 +862,14 @@ func (p *nameRule) read(t string, i, lim int, eof bool) (keep, stop int) {
 		end = fullEnd(t)
 		lim = min(lim, end)
 	}
-	st, n, phase, quiet := p.st, p.n, p.phase, p.quiet
+	st, n, phase := p.st, p.n, p.phase
 scan:
 	for {
 		switch phase {
 		case noTry:
-			p.st, p.n, p.phase, p.quiet = st, n, noTry, quiet
+			p.st, p.n, p.phase = st, n, noTry
 			i = p.plain(t[:lim], i)
-			st, n, phase, quiet = p.st, p.n, p.phase, p.quiet
+			st, n, phase = p.st, p.n, p.phase
 			if phase != noTry { // a try at one space, at lim
 				continue
 			}
@@ -877,7 +878,7 @@ scan:
 			}
 			k := normClass[t[i]]
 			p.try = nameTry{at: i, run: 1, dots: int(k & cDot), spaced: k&cDrop != 0, special: st&cSpecial != 0}
-			phase, st, quiet = tryRun, afterOf(k), false
+			phase, st = tryRun, afterOf(k)
 			i++
 		case tryRun:
 			tr := &p.try
@@ -897,6 +898,9 @@ scan:
 				continue scan
 			case i == end:
 				break scan
+			case tr.dots == 0: // the run has ended without a dot: no match
+				phase = noTry
+				continue scan
 			}
 			phase = tryExt
 		case tryExt:
@@ -933,30 +937,27 @@ scan:
 			st = nInRun | nAfter
 		}
 	}
-	if quiet && (eof || !p.quietUndecided(t[:end], st, n)) {
-		quiet = false
-	}
-	p.st, p.n, p.phase, p.quiet = st, n, phase, quiet
+	p.st, p.n, p.phase = st, n, phase
 	p.cut = len(t) - end
-	if phase != noTry || quiet {
+	if phase != noTry {
 		return p.try.at, i
 	}
 	return end, i
 }
 
 // plain reads t[i:], which more text may follow, outside a try, or after
-// the space that began one (phase tryRun, the run one space so far), up to
-// where a try begins at a dot or a longer run, which may match: it returns
-// where it stopped, that try's start or len(t). A try at one space that
-// no dot or space follows cannot match: it reads on as outside one
-// (quiet), the try only holding its text while undecided.
+// the whitespace that began one (phase tryRun, no dot in its run so far),
+// up to where a try begins at a dot or a longer run, which may match: it
+// returns where it stopped, that try's start or len(t). A try at one space
+// that no dot or space follows cannot match: it ends with its run, and
+// plain reads on as outside one.
 func (p *nameRule) plain(t string, i int) int {
-	st, n, quiet := p.st, p.n, p.quiet
+	st, n := p.st, p.n
 	if p.phase == tryRun {
 		if normClass[t[i]]&cRun != 0 {
 			return i
 		}
-		p.phase, quiet = noTry, true
+		p.phase = noTry
 	}
 	for ; i < len(t); i++ {
 		k := normClass[t[i]]
@@ -984,36 +985,18 @@ func (p *nameRule) plain(t string, i int) int {
 			case k&cDrop == 0: // a dot
 			case i+1 == len(t): // the run may go on
 				p.try = nameTry{at: i, run: 1, spaced: true, special: st&cSpecial != 0}
-				p.phase, quiet, st = tryRun, false, 0
+				p.phase, st = tryRun, 0
 				i++
-			case normClass[t[i+1]]&cRun == 0:
-				p.try.at, p.try.run, quiet, st = i, 1, true, 0
+			case normClass[t[i+1]]&cRun == 0: // no dot: no match
+				st = 0
 				continue
 			}
 			break
 		}
 		st = afterOf(k)
 	}
-	p.st, p.n, p.quiet = st, n, quiet
+	p.st, p.n = st, n
 	return i
-}
-
-// quietUndecided reports whether the quiet try is undecided at the end of
-// t, where st and n are the state and the run's length: the text after its
-// space may begin an extension.
-func (p *nameRule) quietUndecided(t string, st uint8, n int) bool {
-	ext := t[p.try.at+p.try.run:]
-	if st&nInRun == 0 || n != len(ext) || n > 16 {
-		return false
-	}
-	if st&cSpecial != 0 { // a _ or - is no extension's
-		for k := range len(ext) {
-			if normClass[ext[k]]&cAlnum == 0 {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // afterOf returns the state after a character of class k that is no
@@ -1100,7 +1083,7 @@ func (p *nameRule) emit(t string, keep int) string {
 		out = p.slab.End(start)
 	}
 	p.hold = t[keep:]
-	if p.phase != noTry || p.quiet {
+	if p.phase != noTry {
 		p.try.at -= keep
 	}
 	return out
