@@ -60,6 +60,9 @@ type sanitized struct {
 	reasoning.Parser
 	paths pathRule
 	names nameRule
+	// slow: a rule holds text other than rule (b)'s run of whitespace
+	// with no dot, so the next delta goes through each rule's feed.
+	slow  bool
 	whole wholeNorm // Extract's
 }
 
@@ -205,9 +208,121 @@ func normalizePaths(s string) string {
 func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	m := p.Parser.ExtractStreaming(d)
 	if m.Content != "" {
-		m.Content = p.names.feed(p.paths.feed(m.Content, false), false)
+		m.Content = p.content(m.Content)
 	}
 	return m
+}
+
+// content runs the normaliser over s, a content delta more may follow.
+// The common delta, short, with no dot, ending in an ASCII character, after
+// no held text but a run of whitespace with no dot that rule (b) holds and
+// s ends, it takes at once where rule (a) takes it whole (pathRule.short):
+// no try in it may match, and only a run of whitespace after a name at its
+// end is held. Any other goes through each rule's feed.
+func (p *sanitized) content(s string) string {
+	n := len(s)
+	if p.slow || n > 64 || s[n-1] >= utf8.RuneSelf {
+		return p.feed(s)
+	}
+	// The classes s has (seen), and those all its bytes have (all).
+	seen, all := uint8(0), uint8(cName)
+	k := 0
+	for ; k+4 <= n; k += 4 {
+		w := s[k : k+4]
+		c0, c1, c2, c3 := normClass[w[0]], normClass[w[1]], normClass[w[2]], normClass[w[3]]
+		seen |= c0 | c1 | c2 | c3
+		all &= c0 & c1 & c2 & c3
+	}
+	for ; k < n; k++ {
+		c := normClass[s[k]]
+		seen |= c
+		all &= c
+	}
+	a, b := &p.paths, &p.names
+	if seen&cDot != 0 || b.hold != "" && normClass[s[0]]&cRun != 0 {
+		return p.feed(s)
+	}
+	if !a.path && !a.slash && seen&(cSlash|cLead) == 0 {
+		// Outside a path only a slash can begin one.
+		a.run = normClass[s[n-1]]&(cDrop|cBreak) == 0
+	} else if !a.short(s, seen) {
+		return p.feed(s)
+	}
+	// Rule (b): a held run ends here, and no try in s matches. The state
+	// after s depends only on its last run of name characters and the
+	// character before it; when s ends in whitespace, a try begins there
+	// if that run is a name.
+	last, held := normClass[s[n-1]], b.hold
+	switch {
+	case all != 0: // a run of name characters
+		if b.st&nInRun != 0 {
+			b.st |= seen & cSpecial
+			b.n += n
+		} else {
+			b.st, b.n = nameBegins(b.st, normClass[s[0]])|seen&cSpecial, n
+		}
+	case last&cName != 0:
+		b.nameEnds(s, n)
+	case last&cDrop == 0:
+		b.st = afterOf(last)
+	default:
+		j := n - 1
+		for j > 0 && normClass[s[j-1]]&cDrop != 0 {
+			j--
+		}
+		if j > 0 {
+			if c := normClass[s[j-1]]; c&cName != 0 {
+				b.nameEnds(s, j)
+			} else {
+				b.st = afterOf(c)
+			}
+		}
+		if b.st&(nInRun|nName) == nInRun|nName && b.n <= 256 {
+			b.try = nameTry{run: n - j, spaced: true, special: b.st&cSpecial != 0}
+			b.phase, b.st = tryRun, 0
+			if held != "" {
+				b.hold = s[j:]
+				return b.slab.Append(held, s[:j])
+			}
+			b.hold = s[j:]
+			return s[:j]
+		}
+		b.st = 0
+	}
+	if held == "" {
+		return s
+	}
+	b.phase, b.hold = noTry, ""
+	return b.slab.Append(held, s)
+}
+
+// nameEnds sets the state after t[:j], which ends in a name's character
+// and holds no spaced run: it depends only on its last run of name
+// characters and the character before it.
+func (p *nameRule) nameEnds(t string, j int) {
+	i, name := j-1, normClass[t[j-1]]
+	for i > 0 && normClass[t[i-1]]&cName != 0 {
+		i--
+		name |= normClass[t[i]]
+	}
+	switch {
+	case i > 0:
+		p.st, p.n = nameBegins(afterOf(normClass[t[i-1]]), normClass[t[i]])|name&cSpecial, j-i
+	case p.st&nInRun != 0:
+		p.st |= name & cSpecial
+		p.n += j
+	default:
+		p.st, p.n = nameBegins(p.st, normClass[t[0]])|name&cSpecial, j
+	}
+}
+
+// feed runs the two rules over s, a content delta more may follow, and
+// notes whether the next delta may take content's quick way.
+func (p *sanitized) feed(s string) string {
+	out := p.names.feed(p.paths.feed(s, false), false)
+	b := &p.names
+	p.slow = p.paths.hold != "" || b.cut != 0 || b.phase == tryExt || b.phase == tryRun && b.try.dots != 0
+	return out
 }
 
 func (p *sanitized) Finish() reasoning.Message {

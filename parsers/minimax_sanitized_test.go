@@ -336,13 +336,16 @@ func normChunkings(r *rand.Rand, text string) [][]string {
 }
 
 // normAgree feeds deltas, the last one ending the text, to each rule alone
-// and to the two in a row, on the normaliser and on refNorm, and the whole
-// text to normalizePaths (Extract's), and says where they first differ.
+// and to the two in a row, on the normaliser and on refNorm, and as the
+// parser feeds its content (sanitized.content, then Finish's), and the
+// whole text to normalizePaths (Extract's), and says where they first
+// differ.
 func normAgree(deltas []string) error {
 	var paths pathRule
 	var names, chained nameRule
 	var chainedPaths pathRule
-	var ref, refNames, refChained refNorm
+	var parser sanitized
+	var ref, refNames, refChained, refParser refNorm
 	for i, d := range deltas {
 		eof := i == len(deltas)-1
 		if got, want := paths.feed(d, eof), ref.feed(refPathRule, d, eof); got != want {
@@ -354,6 +357,17 @@ func normAgree(deltas []string) error {
 		got := chained.feed(chainedPaths.feed(d, eof), eof)
 		if want := refChained.chain(d, eof); got != want {
 			return fmt.Errorf("both rules, delta %d: got %q, want %q", i, got, want)
+		}
+		switch {
+		case eof:
+			got = parser.names.feed(parser.paths.feed(d, true), true)
+		case d != "":
+			got = parser.content(d)
+		default:
+			got = ""
+		}
+		if want := refParser.chain(d, eof); got != want {
+			return fmt.Errorf("parser, delta %d: got %q, want %q", i, got, want)
 		}
 	}
 	var whole refNorm
