@@ -61,7 +61,8 @@ type sanitized struct {
 	paths pathRule
 	names nameRule
 	// slow: a rule holds text other than rule (b)'s run of whitespace
-	// with no dot, so the next delta goes through each rule's feed.
+	// with no dot, so the next delta goes through each rule's feed
+	// (ExtractStreaming).
 	slow  bool
 	whole wholeNorm // Extract's
 }
@@ -205,24 +206,23 @@ func normalizePaths(s string) string {
 	return w.run(s)
 }
 
+// ExtractStreaming runs the normaliser over the content of minimax_m2's
+// message. The common delta, short, with no dot, ending in an ASCII
+// character, after no held text but a run of whitespace with no dot that
+// rule (b) holds and the delta ends, it takes at once where rule (a) takes
+// it whole (pathRule.short): no try in it may match, and only a run of
+// whitespace after a name at its end is held. Any other goes through each
+// rule's feed.
 func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	m := p.Parser.ExtractStreaming(d)
-	if m.Content != "" {
-		m.Content = p.content(m.Content)
-	}
-	return m
-}
-
-// content runs the normaliser over s, a content delta more may follow.
-// The common delta, short, with no dot, ending in an ASCII character, after
-// no held text but a run of whitespace with no dot that rule (b) holds and
-// s ends, it takes at once where rule (a) takes it whole (pathRule.short):
-// no try in it may match, and only a run of whitespace after a name at its
-// end is held. Any other goes through each rule's feed.
-func (p *sanitized) content(s string) string {
+	s := m.Content
 	n := len(s)
+	if n == 0 {
+		return m
+	}
 	if p.slow || n > 64 || s[n-1] >= utf8.RuneSelf {
-		return p.feed(s)
+		m.Content = p.feed(s)
+		return m
 	}
 	// The classes s has (seen), and those all its bytes have (all).
 	seen, all := uint8(0), uint8(cName)
@@ -240,13 +240,15 @@ func (p *sanitized) content(s string) string {
 	}
 	a, b := &p.paths, &p.names
 	if seen&cDot != 0 || b.hold != "" && normClass[s[0]]&cRun != 0 {
-		return p.feed(s)
+		m.Content = p.feed(s)
+		return m
 	}
 	if !a.path && !a.slash && seen&(cSlash|cLead) == 0 {
 		// Outside a path only a slash can begin one.
 		a.run = normClass[s[n-1]]&(cDrop|cBreak) == 0
 	} else if !a.short(s, seen) {
-		return p.feed(s)
+		m.Content = p.feed(s)
+		return m
 	}
 	// Rule (b): a held run ends here, and no try in s matches. The state
 	// after s depends only on its last run of name characters and the
@@ -279,21 +281,19 @@ func (p *sanitized) content(s string) string {
 		}
 		if b.st&(nInRun|nName) == nInRun|nName && b.n <= 256 {
 			b.try = nameTry{run: n - j, spaced: true, special: b.st&cSpecial != 0}
-			b.phase, b.st = tryRun, 0
+			b.phase, b.st, b.hold, m.Content = tryRun, 0, s[j:], s[:j]
 			if held != "" {
-				b.hold = s[j:]
-				return b.slab.Append(held, s[:j])
+				m.Content = b.slab.Append(held, s[:j])
 			}
-			b.hold = s[j:]
-			return s[:j]
+			return m
 		}
 		b.st = 0
 	}
-	if held == "" {
-		return s
+	if held != "" {
+		b.phase, b.hold = noTry, ""
+		m.Content = b.slab.Append(held, s)
 	}
-	b.phase, b.hold = noTry, ""
-	return b.slab.Append(held, s)
+	return m
 }
 
 // nameEnds sets the state after t[:j], which ends in a name's character
@@ -317,7 +317,7 @@ func (p *nameRule) nameEnds(t string, j int) {
 }
 
 // feed runs the two rules over s, a content delta more may follow, and
-// notes whether the next delta may take content's quick way.
+// notes whether the next delta may take ExtractStreaming's quick way.
 func (p *sanitized) feed(s string) string {
 	out := p.names.feed(p.paths.feed(s, false), false)
 	b := &p.names

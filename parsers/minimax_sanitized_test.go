@@ -336,15 +336,15 @@ func normChunkings(r *rand.Rand, text string) [][]string {
 }
 
 // normAgree feeds deltas, the last one ending the text, to each rule alone
-// and to the two in a row, on the normaliser and on refNorm, and as the
-// parser feeds its content (sanitized.content, then Finish's), and the
-// whole text to normalizePaths (Extract's), and says where they first
+// and to the two in a row, on the normaliser and on refNorm, and as content
+// to the parser (sanitized over contentOnly: each delta, then Finish), and
+// the whole text to normalizePaths (Extract's), and says where they first
 // differ.
 func normAgree(deltas []string) error {
 	var paths pathRule
 	var names, chained nameRule
 	var chainedPaths pathRule
-	var parser sanitized
+	parser := sanitized{Parser: contentOnly{}}
 	var ref, refNames, refChained, refParser refNorm
 	for i, d := range deltas {
 		eof := i == len(deltas)-1
@@ -358,17 +358,12 @@ func normAgree(deltas []string) error {
 		if want := refChained.chain(d, eof); got != want {
 			return fmt.Errorf("both rules, delta %d: got %q, want %q", i, got, want)
 		}
-		switch {
-		case eof:
-			got = parser.names.feed(parser.paths.feed(d, true), true)
-		case d != "":
-			got = parser.content(d)
-		default:
-			got = ""
-		}
-		if want := refParser.chain(d, eof); got != want {
+		if got, want := parser.ExtractStreaming(reasoning.Delta{Text: d}).Content, refParser.chain(d, false); got != want {
 			return fmt.Errorf("parser, delta %d: got %q, want %q", i, got, want)
 		}
+	}
+	if got, want := parser.Finish().Content, refParser.chain("", true); got != want {
+		return fmt.Errorf("parser, Finish: got %q, want %q", got, want)
 	}
 	var whole refNorm
 	text := strings.Join(deltas, "")
@@ -377,6 +372,15 @@ func normAgree(deltas []string) error {
 	}
 	return nil
 }
+
+// contentOnly is a parser whose every delta is content, held by nothing.
+type contentOnly struct{ reasoning.Parser }
+
+func (contentOnly) ExtractStreaming(d reasoning.Delta) reasoning.Message {
+	return reasoning.Message{Content: d.Text}
+}
+
+func (contentOnly) Finish() reasoning.Message { return reasoning.Message{} }
 
 // refNorm is the normaliser read one character at a time: rule a, rule b,
 // or the two in a row (chain). Text it holds is joined with plain string
