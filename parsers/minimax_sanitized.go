@@ -429,7 +429,7 @@ func normBounds(t string, eof bool) (lim, tail, text int) {
 // reads to the end unless the run is too long to join (sepAndExt, which
 // stops at its 66th byte when there is one) or has ended without a dot.
 func tailUndecided(t string, tail, text, lim int) bool {
-	if text < lim && strings.IndexByte(t[tail:text], '.') < 0 {
+	if text < lim && dotsIn(t[tail:text]) == 0 { // a run of a few bytes
 		return false
 	}
 	n := text - tail
