@@ -206,13 +206,12 @@ func normalizePaths(s string) string {
 	return w.run(s)
 }
 
-// ExtractStreaming runs the normaliser over the content of minimax_m2's
-// message. The common delta, short, with no dot, ending in an ASCII
-// character, after no held text but a run of whitespace with no dot that
-// rule (b) holds and the delta ends, it takes at once where rule (a) takes
-// it whole (pathRule.short): no try in it may match, and only a run of
-// whitespace after a name at its end is held. Any other goes through each
-// rule's feed.
+// ExtractStreaming is minimax_m2's, with its content through the
+// normaliser. A short delta with no dot, after no held text but a run of
+// whitespace with no dot that it ends, goes through both rules in one pass
+// when rule (a) takes it whole (pathRule.short): no try in it may match,
+// and only a run of whitespace after a name at its end is held. Any other
+// goes through each rule's feed.
 func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	m := p.Parser.ExtractStreaming(d)
 	s := m.Content
