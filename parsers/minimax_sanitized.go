@@ -23,9 +23,11 @@ import (
 // Repeats: as minimax_m2. Reasoning is never rewritten, nor are the IDs
 // ExtractContentIDs returns.
 // Streaming: as minimax_m2; content also holds back a run of whitespace and
-// dots after a name (at most 64 bytes: a longer run is left alone), and up
-// to 17 bytes after it, until they show whether the run is rewritten.
-// Finish rewrites or returns what is held.
+// dots after a name while it may go on (at most 64 bytes: a longer run is
+// left alone), and after a run with a dot up to 17 bytes more, until they
+// show whether the run is rewritten; a run that ends without a dot never
+// is, and goes out with the delta that ends it. Finish rewrites or returns
+// what is held.
 // Upstream: spec field-names §12; vllm/reasoning/minimax_m2_sanitized_reasoning_parser.py
 // @ee33461a, vllm/parser/path_normalizer.py and
 // tests/reasoning/test_minimax_m2_sanitized_reasoning_parser.py@8eedc75d.
@@ -58,6 +60,10 @@ type sanitized struct {
 	reasoning.Parser
 	paths pathRule
 	names nameRule
+	// slow: a rule holds text other than rule (b)'s run of whitespace
+	// with no dot, so the next delta goes through each rule's feed
+	// (ExtractStreaming).
+	slow  bool
 	whole wholeNorm // Extract's
 }
 
@@ -200,12 +206,122 @@ func normalizePaths(s string) string {
 	return w.run(s)
 }
 
+// ExtractStreaming is minimax_m2's, with its content through the
+// normaliser. A short delta with no dot, after no held text but a run of
+// whitespace with no dot that it ends, goes through both rules in one pass
+// when rule (a) takes it whole (pathRule.short): no try in it may match,
+// and only a run of whitespace after a name at its end is held. Any other
+// goes through each rule's feed.
 func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	m := p.Parser.ExtractStreaming(d)
-	if m.Content != "" {
-		m.Content = p.names.feed(p.paths.feed(m.Content, false), false)
+	s := m.Content
+	n := len(s)
+	if n == 0 {
+		return m
+	}
+	if p.slow || n > 64 || s[n-1] >= utf8.RuneSelf {
+		m.Content = p.feed(s)
+		return m
+	}
+	// The classes s has (seen), and those all its bytes have (all).
+	seen, all := uint8(0), uint8(cName)
+	k := 0
+	for ; k+4 <= n; k += 4 {
+		w := s[k : k+4]
+		c0, c1, c2, c3 := normClass[w[0]], normClass[w[1]], normClass[w[2]], normClass[w[3]]
+		seen |= c0 | c1 | c2 | c3
+		all &= c0 & c1 & c2 & c3
+	}
+	for ; k < n; k++ {
+		c := normClass[s[k]]
+		seen |= c
+		all &= c
+	}
+	a, b := &p.paths, &p.names
+	if seen&cDot != 0 || b.hold != "" && normClass[s[0]]&cRun != 0 {
+		m.Content = p.feed(s)
+		return m
+	}
+	if !a.path && !a.slash && seen&(cSlash|cLead) == 0 {
+		// Outside a path only a slash can begin one.
+		a.run = normClass[s[n-1]]&(cDrop|cBreak) == 0
+	} else if !a.short(s, seen) {
+		m.Content = p.feed(s)
+		return m
+	}
+	// Rule (b): a held run ends here, and no try in s matches. The state
+	// after s depends only on its last run of name characters and the
+	// character before it; when s ends in whitespace, a try begins there
+	// if that run is a name.
+	last, held := normClass[s[n-1]], b.hold
+	switch {
+	case all != 0: // a run of name characters
+		if b.st&nInRun != 0 {
+			b.st |= seen & cSpecial
+			b.n += n
+		} else {
+			b.st, b.n = nameBegins(b.st, normClass[s[0]])|seen&cSpecial, n
+		}
+	case last&cName != 0:
+		b.nameEnds(s, n)
+	case last&cDrop == 0:
+		b.st = afterOf(last)
+	default:
+		j := n - 1
+		for j > 0 && normClass[s[j-1]]&cDrop != 0 {
+			j--
+		}
+		if j > 0 {
+			if c := normClass[s[j-1]]; c&cName != 0 {
+				b.nameEnds(s, j)
+			} else {
+				b.st = afterOf(c)
+			}
+		}
+		if b.st&(nInRun|nName) == nInRun|nName && b.n <= 256 {
+			b.try = nameTry{run: n - j, spaced: true, special: b.st&cSpecial != 0}
+			b.phase, b.st, b.hold, m.Content = tryRun, 0, s[j:], s[:j]
+			if held != "" {
+				m.Content = b.slab.Append(held, s[:j])
+			}
+			return m
+		}
+		b.st = 0
+	}
+	if held != "" {
+		b.phase, b.hold = noTry, ""
+		m.Content = b.slab.Append(held, s)
 	}
 	return m
+}
+
+// nameEnds sets the state after t[:j], which ends in a name's character
+// and holds no spaced run: it depends only on its last run of name
+// characters and the character before it.
+func (p *nameRule) nameEnds(t string, j int) {
+	i, name := j-1, normClass[t[j-1]]
+	for i > 0 && normClass[t[i-1]]&cName != 0 {
+		i--
+		name |= normClass[t[i]]
+	}
+	switch {
+	case i > 0:
+		p.st, p.n = nameBegins(afterOf(normClass[t[i-1]]), normClass[t[i]])|name&cSpecial, j-i
+	case p.st&nInRun != 0:
+		p.st |= name & cSpecial
+		p.n += j
+	default:
+		p.st, p.n = nameBegins(p.st, normClass[t[0]])|name&cSpecial, j
+	}
+}
+
+// feed runs the two rules over s, a content delta more may follow, and
+// notes whether the next delta may take ExtractStreaming's quick way.
+func (p *sanitized) feed(s string) string {
+	out := p.names.feed(p.paths.feed(s, false), false)
+	b := &p.names
+	p.slow = p.paths.hold != "" || b.cut != 0 || b.phase == tryExt || b.phase == tryRun && b.try.dots != 0
+	return out
 }
 
 func (p *sanitized) Finish() reasoning.Message {
@@ -308,10 +424,13 @@ func normBounds(t string, eof bool) (lim, tail, text int) {
 }
 
 // tailUndecided reports whether a try at the start of the tail's run
-// t[tail:text] (normBounds) is undecided: it reads to the end unless the
-// run is too long to join (sepAndExt, which stops at its 66th byte when
-// there is one).
-func tailUndecided(t string, tail, text int) bool {
+// t[tail:text] (normBounds, which stops reading at lim) is undecided: it
+// reads to the end unless the run is too long to join (sepAndExt, which
+// stops at its 66th byte when there is one) or has ended without a dot.
+func tailUndecided(t string, tail, text, lim int) bool {
+	if text < lim && dotsIn(t[tail:text]) == 0 { // a run of a few bytes
+		return false
+	}
 	n := text - tail
 	return n <= maxSepRun || n == maxSepRun+1 && text == len(t)
 }
@@ -473,7 +592,8 @@ const maxSepRun = 64
 // character after the extension (-1 at the end of the text). ok is false
 // while t may end before the extension does; end is sepEnd, or more than 16
 // past it, when there is no extension that fits, and sepEnd is end for a
-// run longer than maxSepRun.
+// run longer than maxSepRun, and for one that has ended without a dot (no
+// try matches it, whatever follows).
 func sepAndExt(t string, i int, eof bool) (sepEnd, end int, dots int, spaced bool, next rune, ok bool) {
 	j, seen := i, uint8(0)
 	for ; j < len(t); j++ {
@@ -494,6 +614,8 @@ func sepAndExt(t string, i int, eof bool) (sepEnd, end int, dots int, spaced boo
 		return j, j, dots, spaced, 0, true // too long a run to join
 	case t[j] >= utf8.RuneSelf && !eof && !utf8.FullRuneInString(t[j:]):
 		return 0, 0, 0, false, 0, false // no run's, if a whole character
+	case dots == 0:
+		return j, j, 0, spaced, 0, true
 	}
 	sepEnd = j
 	for lim := min(len(t), j+17); j < lim && normClass[t[j]]&cAlnum != 0; j++ {
@@ -585,7 +707,7 @@ func (p *pathRule) bulk(s string, eof bool) string {
 			return p.out(t[:len(t)-len(p.hold)])
 		}
 	}
-	if i == tail && tail < text && p.path && tailUndecided(t, tail, text) {
+	if i == tail && tail < text && p.path && tailUndecided(t, tail, text, lim) {
 		p.hold = t[tail:]
 		return p.out(t[:tail])
 	}
@@ -768,8 +890,8 @@ var nameExtensions = map[string]bool{
 // carried from one call to the next, and the text held is only kept, not
 // read again; the next delta is written after it in the slab, so that
 // held text is copied once. Most tries, at one space with no dot, cannot
-// match: those read on as outside a try (quiet, plain). Over a whole text
-// it reads only the spaced runs (wholeNorm.run).
+// match: those end at once, with the run, and plain reads on as outside a
+// try. Over a whole text it reads only the spaced runs (wholeNorm.run).
 type nameRule struct {
 	hold  string      // undecided text: from the start of the try in progress, or a character cut in two
 	cut   int         // the bytes at the end of hold that begin a character cut in two, not read yet
@@ -779,10 +901,6 @@ type nameRule struct {
 	n     int         // the run's length
 	phase uint8       // outside a try, or in its run or its extension
 	try   nameTry
-	// quiet: outside a try, a try at one space after a name is still
-	// undecided (try.at, try.run): it cannot match, but holds its text
-	// until what follows the space shows it is no extension or ends it.
-	quiet bool
 }
 
 // Rule (b)'s state: flags of where it stands in the current run of name
@@ -826,14 +944,11 @@ func (p *nameRule) feed(s string, eof bool) string {
 		t, i = p.slab.Append(p.hold, s), len(p.hold)-p.cut
 	}
 	if !eof && p.cut == 0 && t[len(t)-1] < utf8.RuneSelf &&
-		(p.phase == noTry || p.phase == tryRun && p.try.run == 1 && p.try.dots == 0) {
+		(p.phase == noTry || p.phase == tryRun && p.try.dots == 0) {
 		// The common delta: no try in it may match.
 		if i = p.plain(t, i); i == len(t) {
-			if p.quiet && !p.quietUndecided(t, p.st, p.n) {
-				p.quiet = false
-			}
 			keep := len(t)
-			if p.phase != noTry || p.quiet {
+			if p.phase != noTry {
 				keep, p.try.at = p.try.at, 0
 			}
 			p.hold = t[keep:]
@@ -845,7 +960,7 @@ func (p *nameRule) feed(s string, eof bool) string {
 		return p.emit(t, keep)
 	}
 	p.hold = t[keep:]
-	if p.phase != noTry || p.quiet {
+	if p.phase != noTry {
 		p.try.at -= keep
 	}
 	return t[:keep]
@@ -861,14 +976,14 @@ func (p *nameRule) read(t string, i, lim int, eof bool) (keep, stop int) {
 		end = fullEnd(t)
 		lim = min(lim, end)
 	}
-	st, n, phase, quiet := p.st, p.n, p.phase, p.quiet
+	st, n, phase := p.st, p.n, p.phase
 scan:
 	for {
 		switch phase {
 		case noTry:
-			p.st, p.n, p.phase, p.quiet = st, n, noTry, quiet
+			p.st, p.n, p.phase = st, n, noTry
 			i = p.plain(t[:lim], i)
-			st, n, phase, quiet = p.st, p.n, p.phase, p.quiet
+			st, n, phase = p.st, p.n, p.phase
 			if phase != noTry { // a try at one space, at lim
 				continue
 			}
@@ -877,7 +992,7 @@ scan:
 			}
 			k := normClass[t[i]]
 			p.try = nameTry{at: i, run: 1, dots: int(k & cDot), spaced: k&cDrop != 0, special: st&cSpecial != 0}
-			phase, st, quiet = tryRun, afterOf(k), false
+			phase, st = tryRun, afterOf(k)
 			i++
 		case tryRun:
 			tr := &p.try
@@ -897,6 +1012,9 @@ scan:
 				continue scan
 			case i == end:
 				break scan
+			case tr.dots == 0: // the run has ended without a dot: no match
+				phase = noTry
+				continue scan
 			}
 			phase = tryExt
 		case tryExt:
@@ -933,30 +1051,27 @@ scan:
 			st = nInRun | nAfter
 		}
 	}
-	if quiet && (eof || !p.quietUndecided(t[:end], st, n)) {
-		quiet = false
-	}
-	p.st, p.n, p.phase, p.quiet = st, n, phase, quiet
+	p.st, p.n, p.phase = st, n, phase
 	p.cut = len(t) - end
-	if phase != noTry || quiet {
+	if phase != noTry {
 		return p.try.at, i
 	}
 	return end, i
 }
 
 // plain reads t[i:], which more text may follow, outside a try, or after
-// the space that began one (phase tryRun, the run one space so far), up to
-// where a try begins at a dot or a longer run, which may match: it returns
-// where it stopped, that try's start or len(t). A try at one space that
-// no dot or space follows cannot match: it reads on as outside one
-// (quiet), the try only holding its text while undecided.
+// the whitespace that began one (phase tryRun, no dot in its run so far),
+// up to where a try begins at a dot or a longer run, which may match: it
+// returns where it stopped, that try's start or len(t). A try at one space
+// that no dot or space follows cannot match: it ends with its run, and
+// plain reads on as outside one.
 func (p *nameRule) plain(t string, i int) int {
-	st, n, quiet := p.st, p.n, p.quiet
+	st, n := p.st, p.n
 	if p.phase == tryRun {
 		if normClass[t[i]]&cRun != 0 {
 			return i
 		}
-		p.phase, quiet = noTry, true
+		p.phase = noTry
 	}
 	for ; i < len(t); i++ {
 		k := normClass[t[i]]
@@ -984,36 +1099,18 @@ func (p *nameRule) plain(t string, i int) int {
 			case k&cDrop == 0: // a dot
 			case i+1 == len(t): // the run may go on
 				p.try = nameTry{at: i, run: 1, spaced: true, special: st&cSpecial != 0}
-				p.phase, quiet, st = tryRun, false, 0
+				p.phase, st = tryRun, 0
 				i++
-			case normClass[t[i+1]]&cRun == 0:
-				p.try.at, p.try.run, quiet, st = i, 1, true, 0
+			case normClass[t[i+1]]&cRun == 0: // no dot: no match
+				st = 0
 				continue
 			}
 			break
 		}
 		st = afterOf(k)
 	}
-	p.st, p.n, p.quiet = st, n, quiet
+	p.st, p.n = st, n
 	return i
-}
-
-// quietUndecided reports whether the quiet try is undecided at the end of
-// t, where st and n are the state and the run's length: the text after its
-// space may begin an extension.
-func (p *nameRule) quietUndecided(t string, st uint8, n int) bool {
-	ext := t[p.try.at+p.try.run:]
-	if st&nInRun == 0 || n != len(ext) || n > 16 {
-		return false
-	}
-	if st&cSpecial != 0 { // a _ or - is no extension's
-		for k := range len(ext) {
-			if normClass[ext[k]]&cAlnum == 0 {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // afterOf returns the state after a character of class k that is no
@@ -1100,7 +1197,7 @@ func (p *nameRule) emit(t string, keep int) string {
 		out = p.slab.End(start)
 	}
 	p.hold = t[keep:]
-	if p.phase != noTry || p.quiet {
+	if p.phase != noTry {
 		p.try.at -= keep
 	}
 	return out

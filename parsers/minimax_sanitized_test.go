@@ -138,12 +138,12 @@ func TestNormalizerHolds(t *testing.T) {
 // TestNormalizerCommonText checks the normaliser against refNorm on
 // streams whose texts have no dot before their tail, which each rule takes
 // at once (the common delta), and whose next delta decides what that text
-// left: a held word released, a tail not held whose word is still a name
-// for what follows, and paths that go on across deltas.
+// left: a word not held that is still a name for what follows, a held run
+// of whitespace, and paths that go on across deltas.
 func TestNormalizerCommonText(t *testing.T) {
 	for _, deltas := range [][]string{
-		{"see main", " . py", ""},                         // rule b holds " main", then " . py"
-		{"see ma", "in . p", "y", ""},                     // the held word grows, then is released
+		{"see main", " . py", ""},                         // rule b holds nothing ("see main" has no dot), then " . py"
+		{"see ma", "in . p", "y", ""},                     // the word goes on across deltas
 		{"x, main", " . py", ""},                          // no name before the tail: not held, and main is a name
 		{"x, main", " . py and", " v2", " . Next"},        // then v2 . Next, joined as upstream joins it
 		{strings.Repeat("a", 257) + " main", " . py", ""}, // too long a name before the tail: not held
@@ -151,13 +151,40 @@ func TestNormalizerCommonText(t *testing.T) {
 		{"see a/b", "c", " . d", ""},                      // rule a: a path without a tail, going on
 		{"see a/", "bcd", " . e", ""},                     // ordinary characters after a slash make it a path
 		{"a/b", "cdef", "gh . py", ""},                    // and go on with one
-		{"a/b", " c", ". d", ""},                          // rule a holds the tail " c" after a path
+		{"a/b", " c", ". d", ""},                          // rule a holds nothing: the tail " c" after a path has no dot
 		{"a/b c", "d . e", ""},                            // whitespace ended the path; d is a name's
 		{"main ", ". py", ""},                             // a hold of whitespace alone
 		{"main \t", "\n. py", ""},
 	} {
 		if err := normAgree(deltas); err != nil {
 			t.Errorf("deltas %q: %v", deltas, err)
+		}
+	}
+}
+
+// TestNormalizerReleases checks what the two rules in a row return for
+// each delta of streams where a run of whitespace after a name or a path
+// is held while it may go on, and released as soon as it ends without a
+// dot: such a run is never rewritten, whatever follows it.
+func TestNormalizerReleases(t *testing.T) {
+	for _, c := range []struct{ deltas, want []string }{
+		{[]string{"see main", " foo", " bar", ""}, []string{"see main", " foo", " bar", ""}},
+		{[]string{"see main ", "foo", ""}, []string{"see main", " foo", ""}},
+		{[]string{"see main  ", "\tfoo", ""}, []string{"see main", "  \tfoo", ""}},
+		{[]string{"see a/b", " c", "d", ""}, []string{"see a/b", " c", "d", ""}},
+		{[]string{"see a/b ", "c", ""}, []string{"see a/b", " c", ""}},
+		{[]string{"run main ", ". ", "py", ""}, []string{"run main", "", "", ".py"}},
+		{[]string{"run main ", ". ", "py now"}, []string{"run main", "", ".py now"}},
+	} {
+		var paths pathRule
+		var names nameRule
+		for i, d := range c.deltas {
+			if got := names.feed(paths.feed(d, i == len(c.deltas)-1), i == len(c.deltas)-1); got != c.want[i] {
+				t.Errorf("deltas %q: delta %d gave %q, want %q", c.deltas, i, got, c.want[i])
+			}
+		}
+		if err := normAgree(c.deltas); err != nil {
+			t.Errorf("deltas %q: %v", c.deltas, err)
 		}
 	}
 }
@@ -309,13 +336,16 @@ func normChunkings(r *rand.Rand, text string) [][]string {
 }
 
 // normAgree feeds deltas, the last one ending the text, to each rule alone
-// and to the two in a row, on the normaliser and on refNorm, and the whole
-// text to normalizePaths (Extract's), and says where they first differ.
+// and to the two in a row, on the normaliser and on refNorm, and as content
+// to the parser (sanitized over contentOnly: each delta, then Finish), and
+// the whole text to normalizePaths (Extract's), and says where they first
+// differ.
 func normAgree(deltas []string) error {
 	var paths pathRule
 	var names, chained nameRule
 	var chainedPaths pathRule
-	var ref, refNames, refChained refNorm
+	parser := sanitized{Parser: contentOnly{}}
+	var ref, refNames, refChained, refParser refNorm
 	for i, d := range deltas {
 		eof := i == len(deltas)-1
 		if got, want := paths.feed(d, eof), ref.feed(refPathRule, d, eof); got != want {
@@ -328,6 +358,12 @@ func normAgree(deltas []string) error {
 		if want := refChained.chain(d, eof); got != want {
 			return fmt.Errorf("both rules, delta %d: got %q, want %q", i, got, want)
 		}
+		if got, want := parser.ExtractStreaming(reasoning.Delta{Text: d}).Content, refParser.chain(d, false); got != want {
+			return fmt.Errorf("parser, delta %d: got %q, want %q", i, got, want)
+		}
+	}
+	if got, want := parser.Finish().Content, refParser.chain("", true); got != want {
+		return fmt.Errorf("parser, Finish: got %q, want %q", got, want)
 	}
 	var whole refNorm
 	text := strings.Join(deltas, "")
@@ -336,6 +372,15 @@ func normAgree(deltas []string) error {
 	}
 	return nil
 }
+
+// contentOnly is a parser whose every delta is content, held by nothing.
+type contentOnly struct{ reasoning.Parser }
+
+func (contentOnly) ExtractStreaming(d reasoning.Delta) reasoning.Message {
+	return reasoning.Message{Content: d.Text}
+}
+
+func (contentOnly) Finish() reasoning.Message { return reasoning.Message{} }
 
 // refNorm is the normaliser read one character at a time: rule a, rule b,
 // or the two in a row (chain). Text it holds is joined with plain string
@@ -423,7 +468,10 @@ func isAlnum(r rune) bool {
 	return r < utf8.RuneSelf && (r|0x20 >= 'a' && r|0x20 <= 'z' || r >= '0' && r <= '9')
 }
 
-// refSepAndExt is the old sepAndExt.
+// refSepAndExt is the old sepAndExt, but that a run which has ended
+// without a dot (a whole character that is no dot nor droppable whitespace
+// follows it) is decided at once, with no extension: no try matches it,
+// whatever follows, so no text is held for it.
 func refSepAndExt(t string, i int, eof bool) (sepEnd, end int, dots int, spaced bool, next rune, ok bool) {
 	j := i
 	for j < len(t) {
@@ -445,6 +493,9 @@ func refSepAndExt(t string, i int, eof bool) (sepEnd, end int, dots int, spaced 
 	}
 	if j == len(t) && !eof {
 		return 0, 0, 0, false, 0, false
+	}
+	if dots == 0 && j < len(t) {
+		return j, j, 0, spaced, 0, true
 	}
 	sepEnd = j
 	for j < len(t) && j-sepEnd <= 16 && isAlnum(rune(t[j])) {
