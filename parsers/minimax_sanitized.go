@@ -75,89 +75,118 @@ type wholeNorm struct {
 }
 
 // run returns normalizePaths(s), the two rules in one pass. Only a try at
-// a spaced run can rewrite text or change what a later try does, so it
-// goes from one spaced run to the next (nextRun) and takes the text
-// between them at once (skip). Rule (b) reads rule (a)'s output, which is
-// s but at the runs rule (a) rewrites: there rule (b) finds no spaced run,
-// and stands in the extension, after a dot, when it has read it.
+// a spaced run can rewrite text, and every try in a run reads the same
+// extension after it, so a run not followed by one (of 1 to 16 letters and
+// digits) is passed over at once. The state either rule tries in depends
+// only on the text since the last character that ended its run
+// (whitespace for rule a, any character that is no name's for rule b), or
+// since its last match, after which it starts over: so it goes from one
+// spaced run to the next (nextRun) and reads back from each only as far as
+// that, the name before it and, when a slash may precede that, rule a's
+// stretch (pathAt). Rule (b) reads rule (a)'s output, which is s but at
+// the runs rule (a) rewrites: there rule (b) finds no spaced run, and what
+// follows stands in the extension, after a dot.
 func (w *wholeNorm) run(s string) string {
 	a, b := &w.paths, &w.names
-	*a = pathRule{normFilter: normFilter{cuts: a.cuts[:0]}}
-	*b = nameRule{cuts: b.cuts[:0], slab: b.slab}
-	ia, ib := 0, 0        // where rule (a) and rule (b) have read s to (ia <= ib)
-	slash, back := -1, -1 // the next / and \ at or after ia (len(s) when none), once searched for
-	for ib < len(s) {
-		start, end := nextRun(s, ib, len(s))
+	b.cuts = b.cuts[:0]
+	la, lb := 0, 0 // where the last match of rule a, and of either rule, ended
+	for k := 0; k < len(s); {
+		start, end := nextRun(s, k, len(s))
 		if start == len(s) {
 			break
 		}
-		if slash < ia {
-			slash = indexFrom(s, ia, '/')
+		k = end
+		x := end // the extension, s[end:x]
+		for lim := min(len(s), end+17); x < lim && normClass[s[x]]&cAlnum != 0; x++ {
 		}
-		if back < ia {
-			back = indexFrom(s, ia, '\\')
-		}
-		// Outside a path no try of rule (a) reads the text before the
-		// next slash, which only sets whether a run of path characters
-		// goes on; the whitespace of a run ends one.
-		if j := min(slash, back); a.path || a.slash || j < start {
-			if !a.path && !a.slash {
-				a.run, ia = a.run && j == ia || j > ia && !endsSpace(s[ia:j]), j
-				// The slash, then most often ordinary characters.
-				k := j + 1
-				for k < start && normClass[s[k]]&(cDot|cSlash|cDrop|cBreak|cLead) == 0 {
-					k++
-				}
-				if k == start {
-					a.slash, a.run, ia = a.run, true, start
-					if k > j+1 {
-						a.ordinary()
-					}
-				}
-			}
-			a.skip(s, ia, start, true)
-			if ia = a.sep(s, start, end, true); len(a.cuts) > 0 {
-				b.cuts = append(b.cuts, nameCut{a.cuts[0], a.cuts[1], dotsIn(s[a.cuts[0]:a.cuts[1]])})
-				a.cuts = a.cuts[:0]
-				b.st, ib = nInRun|nAfter, ia
-				continue
-			}
-		} else {
-			a.run, ia = s[end-1] == '.', end
-		}
-		b.skip(s, ib, start)
-		if b.st&(nInRun|nName) != nInRun|nName || b.n > 256 {
-			// No name before the run: no try of rule (b) reads it.
-			b.st, ib = afterOf(normClass[s[end-1]]), end
+		if x == end || x-end > 16 {
 			continue
 		}
-		ib = b.tryWhole(s, start, end)
+		next := rune(-1) // after the extension
+		if x < len(s) {
+			next, _, _ = runeAt(s, x, true)
+		}
+		n, seen := start, uint8(0) // the run of name characters before the run, s[n:start]
+		for n > lb && normClass[s[n-1]]&cName != 0 {
+			n--
+			seen |= normClass[s[n]]
+		}
+		if n > la && normClass[s[n-1]]&(cDrop|cBreak) == 0 && endsPath(next) {
+			// Rule a: what precedes the name may hold a slash.
+			if e := a.pathAt(s, la, n, start, end); e > 0 {
+				b.cuts = append(b.cuts, nameCut{a.cuts[0], a.cuts[1], dotsIn(s[a.cuts[0]:a.cuts[1]])})
+				a.cuts = a.cuts[:0]
+				la, lb, k = e, e, e
+				continue
+			}
+		}
+		// Rule b: a name begins with a letter or digit, not after a dot,
+		// slash or backslash, nor right after a match, and is at most 256
+		// long; the run it tries at is at most maxSepRun long.
+		if n == start || start-n > 256 || normClass[s[n]]&cAlnum == 0 ||
+			n > 0 && (n == lb || normClass[s[n-1]]&(cDot|cSlash) != 0) ||
+			end-start > maxSepRun || next == '_' {
+			continue
+		}
+		if seen&cSpecial != 0 || listedExtension(s[end:x]) {
+			b.cuts = append(b.cuts, nameCut{start, end, dotsIn(s[start:end])})
+		}
+		lb, k = x, x
 	}
-	return b.emit(s, len(s))
+	return b.emitWhole(s)
 }
 
-// tryWhole runs a try of rule (b) at the spaced run s[start:end], after a
-// name, in a whole text, and returns where it stopped reading. A run of
-// at most 64 bytes followed by an extension of 1 to 16 letters and digits
-// and no _ matches (and is rewritten when the name is special or the
-// extension listed), and one followed by no extension does not; any other
-// is read as read reads it.
-func (p *nameRule) tryWhole(s string, start, end int) int {
-	sepEnd, ext, dots, _, next, _ := sepAndExt(s, start, true)
-	switch n := ext - sepEnd; {
-	case sepEnd-start > maxSepRun || n > 16 || next == '_':
-	case n == 0:
-		p.st = afterOf(normClass[s[sepEnd-1]])
-		return sepEnd
-	default:
-		if p.st&cSpecial != 0 || listedExtension(s[sepEnd:ext]) {
-			p.cuts = append(p.cuts, nameCut{start, sepEnd, dots})
+// pathAt runs rule (a) at the spaced run s[start:end] of a whole text,
+// which an extension follows that may end a path, when the text s[n:start]
+// before it is a run of name characters, preceded by one that does not end
+// a path, and la is where the rule last started over. When the run is
+// rewritten it records it (cuts) and returns the end of the match, else 0.
+func (p *pathRule) pathAt(s string, la, n, start, end int) int {
+	// The stretch the state is read from, s[from:start], the slashes in
+	// it before the name and whether it has a dot.
+	from, seen := n, uint8(0)
+	lo, lo2 := -1, -1 // the lowest slash, and the next one
+	for ; from > la; from-- {
+		c := normClass[s[from-1]]
+		if c&(cDrop|cBreak|cLead) != 0 {
+			if c&cLead == 0 {
+				break
+			}
+			if r, size := utf8.DecodeRuneInString(s[from-1 : start]); isSpace(r) {
+				from += size - 1
+				break
+			}
 		}
-		p.st, p.n = nInRun|nAfter, n
-		return ext
+		if c&cSlash != 0 {
+			lo, lo2 = from-1, lo
+		}
+		seen |= c
 	}
-	_, i := p.read(s, start, end, true)
-	return i
+	if seen&cSlash == 0 {
+		return 0 // no path
+	}
+	*p = pathRule{normFilter: p.normFilter}
+	if seen&cDot != 0 || end-start > maxSepRun {
+		// A dot may have marked the stretch (empty), and a try after the
+		// run's first byte may be the one that matches.
+		p.skip(s, from, start, true)
+	} else {
+		// A slash with a character before it and one after it makes a
+		// path; one that ends the stretch is still its last character.
+		if lo == from {
+			lo = lo2
+		}
+		p.run = true
+		p.slash = n == start && normClass[s[start-1]]&cSlash != 0 && start-1 > from
+		p.path = lo >= 0 && lo < start-1
+	}
+	if !p.path && !p.slash {
+		return 0
+	}
+	if e := p.sep(s, start, end, true); len(p.cuts) > 0 {
+		return e
+	}
+	return 0
 }
 
 // endsSpace reports whether t ends with a character that ends a path.
@@ -1104,6 +1133,30 @@ func (p *nameRule) emit(t string, keep int) string {
 		p.try.at -= keep
 	}
 	return out
+}
+
+// emitWhole returns the whole text t with the runs rewritten. A text
+// longer than the slab takes whole gets an allocation of its own, which
+// strings.Builder, unlike the slab, does not clear first.
+func (p *nameRule) emitWhole(t string) string {
+	if len(p.cuts) == 0 || len(t) <= 4<<10 {
+		return p.emit(t, len(t))
+	}
+	n := len(t)
+	for _, c := range p.cuts {
+		n -= c.end - c.start - c.dots
+	}
+	var b strings.Builder
+	b.Grow(n)
+	prev := 0
+	for _, c := range p.cuts {
+		b.WriteString(t[prev:c.start])
+		b.WriteString(manyDots[:c.dots])
+		prev = c.end
+	}
+	b.WriteString(t[prev:])
+	p.cuts = p.cuts[:0]
+	return b.String()
 }
 
 // listedExtension reports whether ext (at most 16 ASCII letters and
