@@ -189,24 +189,6 @@ func (p *pathRule) pathAt(s string, la, n, start, end int) int {
 	return 0
 }
 
-// endsSpace reports whether t ends with a character that ends a path.
-func endsSpace(t string) bool {
-	if c := t[len(t)-1]; c < utf8.RuneSelf {
-		return normClass[c]&(cDrop|cBreak) != 0
-	}
-	r, _ := utf8.DecodeLastRuneInString(t)
-	return isSpace(r)
-}
-
-// indexFrom returns the index of the first c in t[i:], len(t) when there
-// is none.
-func indexFrom(t string, i int, c byte) int {
-	if k := strings.IndexByte(t[i:], c); k >= 0 {
-		return i + k
-	}
-	return len(t)
-}
-
 // normalizePaths applies the normaliser to a whole text; the streaming
 // parser runs the same rules delta by delta. It joins a spaced-out file
 // name: the run of spaces, tabs, line ends and dots (at least one dot)
