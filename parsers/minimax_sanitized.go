@@ -113,9 +113,8 @@ func (w *wholeNorm) run(s string) string {
 		}
 		if n > la && normClass[s[n-1]]&(cDrop|cBreak) == 0 && endsPath(next) {
 			// Rule a: what precedes the name may hold a slash.
-			if e := a.pathAt(s, la, n, start, end); e > 0 {
-				b.cuts = append(b.cuts, nameCut{a.cuts[0], a.cuts[1], dotsIn(s[a.cuts[0]:a.cuts[1]])})
-				a.cuts = a.cuts[:0]
+			if cut, e := a.pathAt(s, la, n, start, end, x); e > 0 {
+				b.cuts = append(b.cuts, cut)
 				la, lb, k = e, e, e
 				continue
 			}
@@ -137,11 +136,12 @@ func (w *wholeNorm) run(s string) string {
 }
 
 // pathAt runs rule (a) at the spaced run s[start:end] of a whole text,
-// which an extension follows that may end a path, when the text s[n:start]
-// before it is a run of name characters, preceded by one that does not end
-// a path, and la is where the rule last started over. When the run is
-// rewritten it records it (cuts) and returns the end of the match, else 0.
-func (p *pathRule) pathAt(s string, la, n, start, end int) int {
+// which the extension s[end:x] follows and then a character that may end a
+// path, when the text s[n:start] before it is a run of name characters,
+// preceded by one that does not end a path, and la is where the rule last
+// started over. It returns the run rewritten and the end of the match, 0
+// when there is none.
+func (p *pathRule) pathAt(s string, la, n, start, end, x int) (nameCut, int) {
 	// The stretch the state is read from, s[from:start], the slashes in
 	// it before the name and whether it has a dot.
 	from, seen := n, uint8(0)
@@ -163,30 +163,35 @@ func (p *pathRule) pathAt(s string, la, n, start, end int) int {
 		seen |= c
 	}
 	if seen&cSlash == 0 {
-		return 0 // no path
+		return nameCut{}, 0 // no path
 	}
-	*p = pathRule{normFilter: p.normFilter}
-	if seen&cDot != 0 || end-start > maxSepRun {
-		// A dot may have marked the stretch (empty), and a try after the
-		// run's first byte may be the one that matches.
-		p.skip(s, from, start, true)
-	} else {
+	if seen&cDot == 0 && end-start <= maxSepRun {
 		// A slash with a character before it and one after it makes a
-		// path; one that ends the stretch is still its last character.
+		// path, where the run matches at its first byte, unless a slash
+		// ends the stretch: then a try may decide at the next (sep).
 		if lo == from {
 			lo = lo2
 		}
-		p.run = true
-		p.slash = n == start && normClass[s[start-1]]&cSlash != 0 && start-1 > from
-		p.path = lo >= 0 && lo < start-1
+		p.run, p.slash, p.path, p.empty = true, n == start && normClass[s[start-1]]&cSlash != 0 && start-1 > from, lo >= 0 && lo < start-1, false
+		if p.path && !p.slash {
+			return nameCut{start, end, dotsIn(s[start:end])}, x
+		}
+	} else {
+		// A dot may have marked the stretch (empty), and a try after the
+		// run's first byte may be the one that matches.
+		p.run, p.slash, p.path, p.empty = false, false, false, false
+		p.skip(s, from, start, true)
 	}
 	if !p.path && !p.slash {
-		return 0
+		return nameCut{}, 0
 	}
-	if e := p.sep(s, start, end, true); len(p.cuts) > 0 {
-		return e
+	e := p.sep(s, start, end, true)
+	if len(p.cuts) == 0 {
+		return nameCut{}, 0
 	}
-	return 0
+	cut := nameCut{p.cuts[0], p.cuts[1], dotsIn(s[p.cuts[0]:p.cuts[1]])}
+	p.cuts = p.cuts[:0]
+	return cut, e
 }
 
 // normalizePaths applies the normaliser to a whole text; the streaming
