@@ -81,32 +81,49 @@ type wholeNorm struct {
 // only on the text since the last character that ended its run
 // (whitespace for rule a, any character that is no name's for rule b), or
 // since its last match, after which it starts over: so it goes from one
-// spaced run to the next (nextRun) and reads back from each only as far as
-// that, the name before it and, when a slash may precede that, rule a's
-// stretch (pathAt). Rule (b) reads rule (a)'s output, which is s but at
-// the runs rule (a) rewrites: there rule (b) finds no spaced run, and what
-// follows stands in the extension, after a dot.
+// spaced run to the next, found by its dots, and reads back from each only
+// as far as that, the name before it and, when a slash may precede that,
+// rule a's stretch (pathAt). Rule (b) reads rule (a)'s output, which is s
+// but at the runs rule (a) rewrites: there rule (b) finds no spaced run,
+// and what follows stands in the extension, after a dot.
 func (w *wholeNorm) run(s string) string {
 	a, b := &w.paths, &w.names
 	b.cuts = b.cuts[:0]
 	la, lb := 0, 0 // where the last match of rule a, and of either rule, ended
-	for k := 0; k < len(s); {
-		start, end := nextRun(s, k, len(s))
-		if start == len(s) {
+	for k := 0; ; {
+		d := strings.IndexByte(s[k:], '.')
+		if d < 0 {
 			break
 		}
+		d += k
+		// The run of dots and droppable whitespace at the dot, s[start:end],
+		// and the extension after it, s[end:x].
+		end, seen := d+1, uint8(0)
+		for ; end < len(s) && normClass[s[end]]&cRun != 0; end++ {
+			seen |= normClass[s[end]]
+		}
 		k = end
-		x := end // the extension, s[end:x]
+		x := end
 		for lim := min(len(s), end+17); x < lim && normClass[s[x]]&cAlnum != 0; x++ {
 		}
 		if x == end || x-end > 16 {
 			continue
 		}
+		start := d // no earlier run, nor the end of a match, a letter or digit, is next to it
+		for start > 0 && normClass[s[start-1]]&cDrop != 0 {
+			start--
+		}
+		if start == d && seen&cDrop == 0 {
+			continue // not spaced
+		}
 		next := rune(-1) // after the extension
 		if x < len(s) {
-			next, _, _ = runeAt(s, x, true)
+			if next = rune(s[x]); next >= utf8.RuneSelf {
+				next, _ = utf8.DecodeRuneInString(s[x:])
+			}
 		}
-		n, seen := start, uint8(0) // the run of name characters before the run, s[n:start]
+		n := start // the run of name characters before the run, s[n:start]
+		seen = 0
 		for n > lb && normClass[s[n-1]]&cName != 0 {
 			n--
 			seen |= normClass[s[n]]
