@@ -99,16 +99,15 @@ func (w *wholeNorm) run(s string) string {
 		// The run of dots and droppable whitespace at the dot, s[start:end],
 		// and the extension after it, s[end:x].
 		end, seen := d+1, uint8(0)
-		for ; end < len(s) && normClass[s[end]]&cRun != 0; end++ {
-			seen |= normClass[s[end]]
+		for end < len(s) {
+			c := normClass[s[end]]
+			if c&cRun == 0 {
+				break
+			}
+			seen |= c
+			end++
 		}
 		k = end
-		x := end
-		for lim := min(len(s), end+17); x < lim && normClass[s[x]]&cAlnum != 0; x++ {
-		}
-		if x == end || x-end > 16 {
-			continue
-		}
 		start := d // no earlier run, nor the end of a match, a letter or digit, is next to it
 		for start > 0 && normClass[s[start-1]]&cDrop != 0 {
 			start--
@@ -116,18 +115,30 @@ func (w *wholeNorm) run(s string) string {
 		if start == d && seen&cDrop == 0 {
 			continue // not spaced
 		}
+		x := end
+		for lim := min(len(s), end+17); x < lim && normClass[s[x]]&cAlnum != 0; x++ {
+		}
+		if x == end || x-end > 16 {
+			continue
+		}
 		next := rune(-1) // after the extension
 		if x < len(s) {
 			if next = rune(s[x]); next >= utf8.RuneSelf {
 				next, _ = utf8.DecodeRuneInString(s[x:])
 			}
 		}
-		n := start // the run of name characters before the run, s[n:start]
-		seen = 0
-		for n > lb && normClass[s[n-1]]&cName != 0 {
-			n--
-			seen |= normClass[s[n]]
+		// The run of name characters before the run, s[n:start].
+		t, seen := s[lb:start], uint8(0)
+		i := len(t)
+		for i > 0 {
+			c := normClass[t[i-1]]
+			if c&cName == 0 {
+				break
+			}
+			seen |= c
+			i--
 		}
+		n := lb + i
 		if n > la && normClass[s[n-1]]&(cDrop|cBreak) == 0 && endsPath(next) {
 			// Rule a: what precedes the name may hold a slash.
 			if cut, e := a.pathAt(s, la, n, start, end, x); e > 0 {
