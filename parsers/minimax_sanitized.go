@@ -1,7 +1,6 @@
 package parsers
 
 import (
-	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -1177,19 +1176,11 @@ func (p *nameRule) emitWhole(t string) string {
 // listedExtension reports whether ext (at most 16 ASCII letters and
 // digits) is one of nameExtensions, in any case, without allocating.
 func listedExtension(ext string) bool {
-	if len(ext) > 8 {
+	if len(ext) > 8 || ext == "" {
 		return false
 	}
 	k := packExt(ext)
-	lo, hi := 0, len(listedPacked)
-	for lo < hi {
-		if m := int(uint(lo+hi) >> 1); listedPacked[m] < k {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	return lo < len(listedPacked) && listedPacked[lo] == k
+	return listedTable[k*listedMul>>56] == k
 }
 
 // packExt returns ext, at most 8 ASCII letters and digits, in lower case,
@@ -1202,12 +1193,24 @@ func packExt(ext string) uint64 {
 	return k
 }
 
-// listedPacked are nameExtensions packed (packExt), in order.
-var listedPacked = func() []uint64 {
-	var ks []uint64
-	for ext := range nameExtensions {
-		ks = append(ks, packExt(ext))
+// listedTable holds nameExtensions packed (packExt), each at the slot the
+// top byte of it times listedMul gives, which no two share (the first of a
+// fixed sequence of odd numbers that gives such slots); the other slots
+// are 0, which packs no extension.
+var listedTable, listedMul = func() (t [256]uint64, mul uint64) {
+	for mul = 0x9e3779b97f4a7c15; ; mul = mul*6364136223846793005 + 1442695040888963407 | 1 {
+		t = [256]uint64{}
+		ok := true
+		for ext := range nameExtensions {
+			k := packExt(ext)
+			if t[k*mul>>56] != 0 {
+				ok = false
+				break
+			}
+			t[k*mul>>56] = k
+		}
+		if ok {
+			return t, mul
+		}
 	}
-	slices.Sort(ks)
-	return ks
 }()
