@@ -1165,7 +1165,11 @@ func (p *nameRule) emitWhole(t string) string {
 	prev := 0
 	for _, c := range p.cuts {
 		b.WriteString(t[prev:c.start])
-		b.WriteString(manyDots[:c.dots])
+		if c.dots == 1 { // the common run
+			b.WriteByte('.')
+		} else {
+			b.WriteString(manyDots[:c.dots])
+		}
 		prev = c.end
 	}
 	b.WriteString(t[prev:])
