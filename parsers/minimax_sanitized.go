@@ -107,7 +107,9 @@ func (w *wholeNorm) run(s string) string {
 			end++
 		}
 		k = end
-		start := d // no earlier run, nor the end of a match, a letter or digit, is next to it
+		// The whitespace before the dot: an earlier run ends before a byte
+		// no run has, a match in a letter or digit, so none of it is theirs.
+		start := d
 		for start > 0 && normClass[s[start-1]]&cDrop != 0 {
 			start--
 		}
@@ -147,8 +149,9 @@ func (w *wholeNorm) run(s string) string {
 			}
 		}
 		// Rule b: a name begins with a letter or digit, not after a dot,
-		// slash or backslash, nor right after a match, and is at most 256
-		// long; the run it tries at is at most maxSepRun long.
+		// slash or backslash, nor where a match ended (it would go on from
+		// the extension), and is at most 256 long; the run it tries at is
+		// at most maxSepRun long.
 		if n == start || start-n > 256 || normClass[s[n]]&cAlnum == 0 ||
 			n > 0 && (n == lb || normClass[s[n-1]]&(cDot|cSlash) != 0) ||
 			end-start > maxSepRun || next == '_' {
@@ -1149,9 +1152,10 @@ func (p *nameRule) emit(t string, keep int) string {
 	return out
 }
 
-// emitWhole returns the whole text t with the runs rewritten. A text
-// longer than the slab takes whole gets an allocation of its own, which
-// strings.Builder, unlike the slab, does not clear first.
+// emitWhole returns the whole text t with the runs rewritten (cuts). A
+// text of more than 4 KiB, for which the slab would make an allocation of
+// its own, cleared first, is written to a strings.Builder, which does not
+// clear it.
 func (p *nameRule) emitWhole(t string) string {
 	if len(p.cuts) == 0 || len(t) <= 4<<10 {
 		return p.emit(t, len(t))
