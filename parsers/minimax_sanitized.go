@@ -1,7 +1,6 @@
 package parsers
 
 import (
-	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -81,107 +80,154 @@ type wholeNorm struct {
 }
 
 // run returns normalizePaths(s), the two rules in one pass. Only a try at
-// a spaced run can rewrite text or change what a later try does, so it
-// goes from one spaced run to the next (nextRun) and takes the text
-// between them at once (skip). Rule (b) reads rule (a)'s output, which is
-// s but at the runs rule (a) rewrites: there rule (b) finds no spaced run,
-// and stands in the extension, after a dot, when it has read it.
+// a spaced run can rewrite text, and every try in a run reads the same
+// extension after it, so a run not followed by one (of 1 to 16 letters and
+// digits) is passed over at once. The state either rule tries in depends
+// only on the text since the last character that ended its run
+// (whitespace for rule a, any character that is no name's for rule b), or
+// since its last match, after which it starts over: so it goes from one
+// spaced run to the next, found by its dots, and reads back from each only
+// as far as that, the name before it and, when a slash may precede that,
+// rule a's stretch (pathAt). Rule (b) reads rule (a)'s output, which is s
+// but at the runs rule (a) rewrites: there rule (b) finds no spaced run,
+// and what follows stands in the extension, after a dot.
 func (w *wholeNorm) run(s string) string {
 	a, b := &w.paths, &w.names
-	*a = pathRule{normFilter: normFilter{cuts: a.cuts[:0]}}
-	*b = nameRule{cuts: b.cuts[:0], slab: b.slab}
-	ia, ib := 0, 0        // where rule (a) and rule (b) have read s to (ia <= ib)
-	slash, back := -1, -1 // the next / and \ at or after ia (len(s) when none), once searched for
-	for ib < len(s) {
-		start, end := nextRun(s, ib, len(s))
-		if start == len(s) {
+	b.cuts = b.cuts[:0]
+	la, lb := 0, 0 // where the last match of rule a, and of either rule, ended
+	for k := 0; ; {
+		d := strings.IndexByte(s[k:], '.')
+		if d < 0 {
 			break
 		}
-		if slash < ia {
-			slash = indexFrom(s, ia, '/')
-		}
-		if back < ia {
-			back = indexFrom(s, ia, '\\')
-		}
-		// Outside a path no try of rule (a) reads the text before the
-		// next slash, which only sets whether a run of path characters
-		// goes on; the whitespace of a run ends one.
-		if j := min(slash, back); a.path || a.slash || j < start {
-			if !a.path && !a.slash {
-				a.run, ia = a.run && j == ia || j > ia && !endsSpace(s[ia:j]), j
-				// The slash, then most often ordinary characters.
-				k := j + 1
-				for k < start && normClass[s[k]]&(cDot|cSlash|cDrop|cBreak|cLead) == 0 {
-					k++
-				}
-				if k == start {
-					a.slash, a.run, ia = a.run, true, start
-					if k > j+1 {
-						a.ordinary()
-					}
-				}
+		d += k
+		// The run of dots and droppable whitespace at the dot, s[start:end],
+		// and the extension after it, s[end:x].
+		end, seen := d+1, uint8(0)
+		for end < len(s) {
+			c := normClass[s[end]]
+			if c&cRun == 0 {
+				break
 			}
-			a.skip(s, ia, start, true)
-			if ia = a.sep(s, start, end, true); len(a.cuts) > 0 {
-				b.cuts = append(b.cuts, nameCut{a.cuts[0], a.cuts[1], dotsIn(s[a.cuts[0]:a.cuts[1]])})
-				a.cuts = a.cuts[:0]
-				b.st, ib = nInRun|nAfter, ia
-				continue
-			}
-		} else {
-			a.run, ia = s[end-1] == '.', end
+			seen |= c
+			end++
 		}
-		b.skip(s, ib, start)
-		if b.st&(nInRun|nName) != nInRun|nName || b.n > 256 {
-			// No name before the run: no try of rule (b) reads it.
-			b.st, ib = afterOf(normClass[s[end-1]]), end
+		k = end
+		// The whitespace before the dot: an earlier run ends before a byte
+		// no run has, a match in a letter or digit, so none of it is theirs.
+		start := d
+		for start > 0 && normClass[s[start-1]]&cDrop != 0 {
+			start--
+		}
+		if start == d && seen&cDrop == 0 {
+			continue // not spaced
+		}
+		x := end
+		for lim := min(len(s), end+17); x < lim && normClass[s[x]]&cAlnum != 0; x++ {
+		}
+		if x == end || x-end > 16 {
 			continue
 		}
-		ib = b.tryWhole(s, start, end)
-	}
-	return b.emit(s, len(s))
-}
-
-// tryWhole runs a try of rule (b) at the spaced run s[start:end], after a
-// name, in a whole text, and returns where it stopped reading. A run of
-// at most 64 bytes followed by an extension of 1 to 16 letters and digits
-// and no _ matches (and is rewritten when the name is special or the
-// extension listed), and one followed by no extension does not; any other
-// is read as read reads it.
-func (p *nameRule) tryWhole(s string, start, end int) int {
-	sepEnd, ext, dots, _, next, _ := sepAndExt(s, start, true)
-	switch n := ext - sepEnd; {
-	case sepEnd-start > maxSepRun || n > 16 || next == '_':
-	case n == 0:
-		p.st = afterOf(normClass[s[sepEnd-1]])
-		return sepEnd
-	default:
-		if p.st&cSpecial != 0 || listedExtension(s[sepEnd:ext]) {
-			p.cuts = append(p.cuts, nameCut{start, sepEnd, dots})
+		next := rune(-1) // after the extension
+		if x < len(s) {
+			if next = rune(s[x]); next >= utf8.RuneSelf {
+				next, _ = utf8.DecodeRuneInString(s[x:])
+			}
 		}
-		p.st, p.n = nInRun|nAfter, n
-		return ext
+		// The run of name characters before the run, s[n:start].
+		t, seen := s[lb:start], uint8(0)
+		i := len(t)
+		for i > 0 {
+			c := normClass[t[i-1]]
+			if c&cName == 0 {
+				break
+			}
+			seen |= c
+			i--
+		}
+		n := lb + i
+		if n > la && normClass[s[n-1]]&(cDrop|cBreak) == 0 && endsPath(next) {
+			// Rule a: what precedes the name may hold a slash.
+			if cut, e := a.pathAt(s, la, n, start, end, x); e > 0 {
+				b.cuts = append(b.cuts, cut)
+				la, lb, k = e, e, e
+				continue
+			}
+		}
+		// Rule b: a name begins with a letter or digit, not after a dot,
+		// slash or backslash, nor where a match ended (it would go on from
+		// the extension), and is at most 256 long; the run it tries at is
+		// at most maxSepRun long.
+		if n == start || start-n > 256 || normClass[s[n]]&cAlnum == 0 ||
+			n > 0 && (n == lb || normClass[s[n-1]]&(cDot|cSlash) != 0) ||
+			end-start > maxSepRun || next == '_' {
+			continue
+		}
+		if seen&cSpecial != 0 || listedExtension(s[end:x]) {
+			b.cuts = append(b.cuts, nameCut{start, end, dotsIn(s[start:end])})
+		}
+		lb, k = x, x
 	}
-	_, i := p.read(s, start, end, true)
-	return i
+	return b.emitWhole(s)
 }
 
-// endsSpace reports whether t ends with a character that ends a path.
-func endsSpace(t string) bool {
-	if c := t[len(t)-1]; c < utf8.RuneSelf {
-		return normClass[c]&(cDrop|cBreak) != 0
+// pathAt runs rule (a) at the spaced run s[start:end] of a whole text,
+// which the extension s[end:x] follows and then a character that may end a
+// path, when the text s[n:start] before it is a run of name characters,
+// preceded by one that does not end a path, and la is where the rule last
+// started over. It returns the run rewritten and the end of the match, 0
+// when there is none.
+func (p *pathRule) pathAt(s string, la, n, start, end, x int) (nameCut, int) {
+	// The stretch the state is read from, s[from:start], the slashes in
+	// it before the name and whether it has a dot.
+	from, seen := n, uint8(0)
+	lo, lo2 := -1, -1 // the lowest slash, and the next one
+	for ; from > la; from-- {
+		c := normClass[s[from-1]]
+		if c&(cDrop|cBreak|cLead) != 0 {
+			if c&cLead == 0 {
+				break
+			}
+			if r, size := utf8.DecodeRuneInString(s[from-1 : start]); isSpace(r) {
+				from += size - 1
+				break
+			}
+		}
+		if c&cSlash != 0 {
+			lo, lo2 = from-1, lo
+		}
+		seen |= c
 	}
-	r, _ := utf8.DecodeLastRuneInString(t)
-	return isSpace(r)
-}
-
-// indexFrom returns the index of the first c in t[i:], len(t) when there
-// is none.
-func indexFrom(t string, i int, c byte) int {
-	if k := strings.IndexByte(t[i:], c); k >= 0 {
-		return i + k
+	if seen&cSlash == 0 {
+		return nameCut{}, 0 // no path
 	}
-	return len(t)
+	if seen&cDot == 0 && end-start <= maxSepRun {
+		// A slash with a character before it and one after it makes a
+		// path, where the run matches at its first byte, unless a slash
+		// ends the stretch: then a try may decide at the next (sep).
+		if lo == from {
+			lo = lo2
+		}
+		p.run, p.slash, p.path, p.empty = true, n == start && normClass[s[start-1]]&cSlash != 0 && start-1 > from, lo >= 0 && lo < start-1, false
+		if p.path && !p.slash {
+			return nameCut{start, end, dotsIn(s[start:end])}, x
+		}
+	} else {
+		// A dot may have marked the stretch (empty), and a try after the
+		// run's first byte may be the one that matches.
+		p.run, p.slash, p.path, p.empty = false, false, false, false
+		p.skip(s, from, start, true)
+	}
+	if !p.path && !p.slash {
+		return nameCut{}, 0
+	}
+	e := p.sep(s, start, end, true)
+	if len(p.cuts) == 0 {
+		return nameCut{}, 0
+	}
+	cut := nameCut{p.cuts[0], p.cuts[1], dotsIn(s[p.cuts[0]:p.cuts[1]])}
+	p.cuts = p.cuts[:0]
+	return cut, e
 }
 
 // normalizePaths applies the normaliser to a whole text; the streaming
@@ -1203,22 +1249,43 @@ func (p *nameRule) emit(t string, keep int) string {
 	return out
 }
 
+// emitWhole returns the whole text t with the runs rewritten (cuts). A
+// text of more than 4 KiB, for which the slab would make an allocation of
+// its own, cleared first, is written to a strings.Builder, which does not
+// clear it.
+func (p *nameRule) emitWhole(t string) string {
+	if len(p.cuts) == 0 || len(t) <= 4<<10 {
+		return p.emit(t, len(t))
+	}
+	n := len(t)
+	for _, c := range p.cuts {
+		n -= c.end - c.start - c.dots
+	}
+	var b strings.Builder
+	b.Grow(n)
+	prev := 0
+	for _, c := range p.cuts {
+		b.WriteString(t[prev:c.start])
+		if c.dots == 1 { // the common run
+			b.WriteByte('.')
+		} else {
+			b.WriteString(manyDots[:c.dots])
+		}
+		prev = c.end
+	}
+	b.WriteString(t[prev:])
+	p.cuts = p.cuts[:0]
+	return b.String()
+}
+
 // listedExtension reports whether ext (at most 16 ASCII letters and
 // digits) is one of nameExtensions, in any case, without allocating.
 func listedExtension(ext string) bool {
-	if len(ext) > 8 {
+	if len(ext) > 8 || ext == "" {
 		return false
 	}
 	k := packExt(ext)
-	lo, hi := 0, len(listedPacked)
-	for lo < hi {
-		if m := int(uint(lo+hi) >> 1); listedPacked[m] < k {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	return lo < len(listedPacked) && listedPacked[lo] == k
+	return listedTable[k*listedMul>>56] == k
 }
 
 // packExt returns ext, at most 8 ASCII letters and digits, in lower case,
@@ -1231,12 +1298,24 @@ func packExt(ext string) uint64 {
 	return k
 }
 
-// listedPacked are nameExtensions packed (packExt), in order.
-var listedPacked = func() []uint64 {
-	var ks []uint64
-	for ext := range nameExtensions {
-		ks = append(ks, packExt(ext))
+// listedTable holds nameExtensions packed (packExt), each at the slot the
+// top byte of it times listedMul gives, which no two share (the first of a
+// fixed sequence of odd numbers that gives such slots); the other slots
+// are 0, which packs no extension.
+var listedTable, listedMul = func() (t [256]uint64, mul uint64) {
+	for mul = 0x9e3779b97f4a7c15; ; mul = mul*6364136223846793005 + 1442695040888963407 | 1 {
+		t = [256]uint64{}
+		ok := true
+		for ext := range nameExtensions {
+			k := packExt(ext)
+			if t[k*mul>>56] != 0 {
+				ok = false
+				break
+			}
+			t[k*mul>>56] = k
+		}
+		if ok {
+			return t, mul
+		}
 	}
-	slices.Sort(ks)
-	return ks
 }()

@@ -592,3 +592,27 @@ func (p *refNameState) step(r rune) {
 	}
 	p.after = nameChar || r == '.' || r == '/' || r == '\\'
 }
+
+// TestListedExtension checks listedExtension against nameExtensions: every
+// extension listed, in any case, and seeded random strings of letters and
+// digits up to 9 long, most of them not listed.
+func TestListedExtension(t *testing.T) {
+	for ext := range nameExtensions {
+		for _, e := range []string{ext, strings.ToUpper(ext), strings.ToUpper(ext[:1]) + ext[1:]} {
+			if !listedExtension(e) {
+				t.Errorf("listedExtension(%q) = false, want true", e)
+			}
+		}
+	}
+	const alnum = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 100000 {
+		b := make([]byte, r.IntN(10))
+		for i := range b {
+			b[i] = alnum[r.IntN(len(alnum))]
+		}
+		if got, want := listedExtension(string(b)), nameExtensions[strings.ToLower(string(b))]; got != want {
+			t.Errorf("listedExtension(%q) = %v, want %v", b, got, want)
+		}
+	}
+}
