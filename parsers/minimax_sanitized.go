@@ -1177,34 +1177,6 @@ func nameBegins(st, k uint8) uint8 {
 	return nInRun | nAfter | k&cSpecial
 }
 
-// skip reads t[i:j], which holds no spaced run, at once: the state after
-// it depends only on its last run of name characters and the character
-// before that.
-func (p *nameRule) skip(t string, i, j int) {
-	if i == j {
-		return
-	}
-	k := j
-	var seen uint8
-	for k > i && normClass[t[k-1]]&cName != 0 {
-		seen |= normClass[t[k-1]]
-		k--
-	}
-	switch {
-	case k == j:
-		p.st = afterOf(normClass[t[j-1]])
-	case k == i && p.st&nInRun != 0:
-		p.n += j - k
-		p.st |= seen & cSpecial
-	default:
-		st := p.st
-		if k > i {
-			st = afterOf(normClass[t[k-1]])
-		}
-		p.st, p.n = nameBegins(st, normClass[t[k]])|seen&cSpecial, j-k
-	}
-}
-
 // decide ends the try in progress at t[i], the character after its
 // extension, which is a _ or not, and reports whether it matched: a match
 // is rewritten when the name is special or the extension listed, and
