@@ -271,17 +271,22 @@ func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	}
 	// The classes s has (seen), and those all its bytes have (all).
 	seen, all := uint8(0), uint8(cName)
-	k := 0
-	for ; k+4 <= n; k += 4 {
-		w := s[k : k+4]
-		c0, c1, c2, c3 := normClass[w[0]], normClass[w[1]], normClass[w[2]], normClass[w[3]]
-		seen |= c0 | c1 | c2 | c3
-		all &= c0 & c1 & c2 & c3
-	}
-	for ; k < n; k++ {
-		c := normClass[s[k]]
-		seen |= c
-		all &= c
+	if n == 4 { // the common delta
+		c0, c1, c2, c3 := normClass[s[0]], normClass[s[1]], normClass[s[2]], normClass[s[3]]
+		seen, all = c0|c1|c2|c3, all&c0&c1&c2&c3
+	} else {
+		k := 0
+		for ; k+4 <= n; k += 4 {
+			w := s[k : k+4]
+			c0, c1, c2, c3 := normClass[w[0]], normClass[w[1]], normClass[w[2]], normClass[w[3]]
+			seen |= c0 | c1 | c2 | c3
+			all &= c0 & c1 & c2 & c3
+		}
+		for ; k < n; k++ {
+			c := normClass[s[k]]
+			seen |= c
+			all &= c
+		}
 	}
 	a, b := &p.paths, &p.names
 	if seen&cDot != 0 || b.hold != "" && normClass[s[0]]&cRun != 0 {
@@ -307,6 +312,16 @@ func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 			b.n += n
 		} else {
 			b.st, b.n = nameBegins(b.st, normClass[s[0]])|seen&cSpecial, n
+		}
+	case last&cName != 0 && n == 4:
+		// As nameEnds, unrolled: not all of s is a name's.
+		switch c1, c2 := normClass[s[1]], normClass[s[2]]; {
+		case c2&cName == 0:
+			b.st, b.n = nameBegins(afterOf(c2), last)|last&cSpecial, 1
+		case c1&cName == 0:
+			b.st, b.n = nameBegins(afterOf(c1), c2)|(c2|last)&cSpecial, 2
+		default:
+			b.st, b.n = nameBegins(afterOf(normClass[s[0]]), c1)|(c1|c2|last)&cSpecial, 3
 		}
 	case last&cName != 0:
 		b.nameEnds(s, n)
