@@ -60,8 +60,8 @@ type sanitized struct {
 	paths pathRule
 	names nameRule
 	// slow: a rule holds text other than rule (b)'s run of whitespace
-	// with no dot, so the next delta goes through each rule's feed
-	// (ExtractStreaming).
+	// with no dot, so the next delta goes through rule (b)'s feed, and
+	// through rule (a)'s when rule (a) holds text (ExtractStreaming).
 	slow  bool
 	whole wholeNorm // Extract's
 }
@@ -253,11 +253,14 @@ func normalizePaths(s string) string {
 }
 
 // ExtractStreaming is minimax_m2's, with its content through the
-// normaliser. A short delta with no dot, after no held text but a run of
-// whitespace with no dot that it ends, goes through both rules in one pass
-// when rule (a) takes it whole (pathRule.short): no try in it may match,
-// and only a run of whitespace after a name at its end is held. Any other
-// goes through each rule's feed.
+// normaliser. A short delta that ends in an ASCII character, after no text
+// rule (a) holds, goes through rule (a) here as its feed takes such a
+// delta, from one scan of its bytes' classes; when rule (a) takes it whole
+// (pathRule.short) and it has no dot, after no held text but a run of
+// whitespace with no dot that it ends, it goes through rule (b) in the
+// same pass: no try in it may match, and only a run of whitespace after a
+// name at its end is held. Any other goes through each rule's feed (rule
+// (b)'s alone when rule (a) took it here).
 func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	m := p.Parser.ExtractStreaming(d)
 	s := m.Content
@@ -265,7 +268,7 @@ func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	if n == 0 {
 		return m
 	}
-	if p.slow || n > 64 || s[n-1] >= utf8.RuneSelf {
+	if a := &p.paths; a.hold != "" || n > 64 || s[n-1] >= utf8.RuneSelf {
 		m.Content = p.feed(s)
 		return m
 	}
@@ -288,16 +291,17 @@ func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 			all &= c
 		}
 	}
+	// Rule (a), which holds nothing, as its feed reads a short delta.
 	a, b := &p.paths, &p.names
-	if seen&cDot != 0 || b.hold != "" && normClass[s[0]]&cRun != 0 {
-		m.Content = p.feed(s)
-		return m
-	}
 	if !a.path && !a.slash && seen&(cSlash|cLead) == 0 {
 		// Outside a path only a slash can begin one.
 		a.run = normClass[s[n-1]]&(cDrop|cBreak) == 0
 	} else if !a.short(s, seen) {
-		m.Content = p.feed(s)
+		m.Content = p.feedNames(a.bulk(s, false))
+		return m
+	}
+	if p.slow || seen&cDot != 0 || b.hold != "" && normClass[s[0]]&cRun != 0 {
+		m.Content = p.feedNames(s)
 		return m
 	}
 	// Rule (b): a held run ends here, and no try in s matches. The state
@@ -379,7 +383,12 @@ func (p *nameRule) nameEnds(t string, j int) {
 // feed runs the two rules over s, a content delta more may follow, and
 // notes whether the next delta may take ExtractStreaming's quick way.
 func (p *sanitized) feed(s string) string {
-	out := p.names.feed(p.paths.feed(s, false), false)
+	return p.feedNames(p.paths.feed(s, false))
+}
+
+// feedNames is feed for s, rule (a)'s output.
+func (p *sanitized) feedNames(s string) string {
+	out := p.names.feed(s, false)
 	b := &p.names
 	p.slow = p.paths.hold != "" || b.cut != 0 || b.phase == tryExt || b.phase == tryRun && b.try.dots != 0
 	return out
