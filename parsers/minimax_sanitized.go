@@ -1024,6 +1024,13 @@ func (p *nameRule) feed(s string, eof bool) string {
 			p.hold = t[keep:]
 			return t[:keep]
 		}
+		if p.phase == noTry {
+			// plain stopped where a try begins: begin it, as read would.
+			k := normClass[t[i]]
+			p.try = nameTry{at: i, run: 1, dots: int(k & cDot), spaced: k&cDrop != 0, special: p.st&cSpecial != 0}
+			p.phase, p.st = tryRun, afterOf(k)
+			i++
+		}
 	}
 	keep, _ := p.read(t, i, len(t), eof)
 	if len(p.cuts) > 0 {
