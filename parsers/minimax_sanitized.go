@@ -605,6 +605,16 @@ func (f *normFilter) out(t string) string {
 	if len(f.cuts) == 0 {
 		return t
 	}
+	if len(f.cuts) == 2 { // one run, the common case
+		i, j := f.cuts[0], f.cuts[1]
+		dots := dotsIn(t[i:j])
+		start := f.slab.Begin(len(t) - (j - i) + dots)
+		f.slab.WriteString(t[:i])
+		f.slab.WriteString(manyDots[:dots])
+		f.slab.WriteString(t[j:])
+		f.cuts = f.cuts[:0]
+		return f.slab.End(start)
+	}
 	n := len(t)
 	for k := 0; k < len(f.cuts); k += 2 {
 		n -= f.cuts[k+1] - f.cuts[k] - dotsIn(t[f.cuts[k]:f.cuts[k+1]])
