@@ -60,8 +60,8 @@ type sanitized struct {
 	paths pathRule
 	names nameRule
 	// slow: a rule holds text other than rule (b)'s run of whitespace
-	// with no dot, so the next delta goes through each rule's feed
-	// (ExtractStreaming).
+	// with no dot, so the next delta goes through rule (b)'s feed, and
+	// through rule (a)'s when rule (a) holds text (ExtractStreaming).
 	slow  bool
 	whole wholeNorm // Extract's
 }
@@ -253,11 +253,14 @@ func normalizePaths(s string) string {
 }
 
 // ExtractStreaming is minimax_m2's, with its content through the
-// normaliser. A short delta with no dot, after no held text but a run of
-// whitespace with no dot that it ends, goes through both rules in one pass
-// when rule (a) takes it whole (pathRule.short): no try in it may match,
-// and only a run of whitespace after a name at its end is held. Any other
-// goes through each rule's feed.
+// normaliser. A short delta that ends in an ASCII character, after no text
+// rule (a) holds, goes through rule (a) here as its feed takes such a
+// delta, from one scan of its bytes' classes; when rule (a) takes it whole
+// (pathRule.short) and it has no dot, after no held text but a run of
+// whitespace with no dot that it ends, it goes through rule (b) in the
+// same pass: no try in it may match, and only a run of whitespace after a
+// name at its end is held. Any other goes through each rule's feed (rule
+// (b)'s alone when rule (a) took it here).
 func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	m := p.Parser.ExtractStreaming(d)
 	s := m.Content
@@ -265,34 +268,40 @@ func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	if n == 0 {
 		return m
 	}
-	if p.slow || n > 64 || s[n-1] >= utf8.RuneSelf {
+	if a := &p.paths; a.hold != "" || n > 64 || s[n-1] >= utf8.RuneSelf {
 		m.Content = p.feed(s)
 		return m
 	}
 	// The classes s has (seen), and those all its bytes have (all).
 	seen, all := uint8(0), uint8(cName)
-	k := 0
-	for ; k+4 <= n; k += 4 {
-		w := s[k : k+4]
-		c0, c1, c2, c3 := normClass[w[0]], normClass[w[1]], normClass[w[2]], normClass[w[3]]
-		seen |= c0 | c1 | c2 | c3
-		all &= c0 & c1 & c2 & c3
+	if n == 4 { // the common delta
+		c0, c1, c2, c3 := normClass[s[0]], normClass[s[1]], normClass[s[2]], normClass[s[3]]
+		seen, all = c0|c1|c2|c3, all&c0&c1&c2&c3
+	} else {
+		k := 0
+		for ; k+4 <= n; k += 4 {
+			w := s[k : k+4]
+			c0, c1, c2, c3 := normClass[w[0]], normClass[w[1]], normClass[w[2]], normClass[w[3]]
+			seen |= c0 | c1 | c2 | c3
+			all &= c0 & c1 & c2 & c3
+		}
+		for ; k < n; k++ {
+			c := normClass[s[k]]
+			seen |= c
+			all &= c
+		}
 	}
-	for ; k < n; k++ {
-		c := normClass[s[k]]
-		seen |= c
-		all &= c
-	}
+	// Rule (a), which holds nothing, as its feed reads a short delta.
 	a, b := &p.paths, &p.names
-	if seen&cDot != 0 || b.hold != "" && normClass[s[0]]&cRun != 0 {
-		m.Content = p.feed(s)
-		return m
-	}
 	if !a.path && !a.slash && seen&(cSlash|cLead) == 0 {
 		// Outside a path only a slash can begin one.
 		a.run = normClass[s[n-1]]&(cDrop|cBreak) == 0
 	} else if !a.short(s, seen) {
-		m.Content = p.feed(s)
+		m.Content = p.feedNames(a.bulk(s, false))
+		return m
+	}
+	if p.slow || seen&cDot != 0 || b.hold != "" && normClass[s[0]]&cRun != 0 {
+		m.Content = p.feedNames(s)
 		return m
 	}
 	// Rule (b): a held run ends here, and no try in s matches. The state
@@ -307,6 +316,16 @@ func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 			b.n += n
 		} else {
 			b.st, b.n = nameBegins(b.st, normClass[s[0]])|seen&cSpecial, n
+		}
+	case last&cName != 0 && n == 4:
+		// As nameEnds, unrolled: not all of s is a name's.
+		switch c1, c2 := normClass[s[1]], normClass[s[2]]; {
+		case c2&cName == 0:
+			b.st, b.n = nameBegins(afterOf(c2), last)|last&cSpecial, 1
+		case c1&cName == 0:
+			b.st, b.n = nameBegins(afterOf(c1), c2)|(c2|last)&cSpecial, 2
+		default:
+			b.st, b.n = nameBegins(afterOf(normClass[s[0]]), c1)|(c1|c2|last)&cSpecial, 3
 		}
 	case last&cName != 0:
 		b.nameEnds(s, n)
@@ -364,7 +383,12 @@ func (p *nameRule) nameEnds(t string, j int) {
 // feed runs the two rules over s, a content delta more may follow, and
 // notes whether the next delta may take ExtractStreaming's quick way.
 func (p *sanitized) feed(s string) string {
-	out := p.names.feed(p.paths.feed(s, false), false)
+	return p.feedNames(p.paths.feed(s, false))
+}
+
+// feedNames is feed for s, rule (a)'s output.
+func (p *sanitized) feedNames(s string) string {
+	out := p.names.feed(s, false)
 	b := &p.names
 	p.slow = p.paths.hold != "" || b.cut != 0 || b.phase == tryExt || b.phase == tryRun && b.try.dots != 0
 	return out
@@ -580,6 +604,16 @@ var normClass = func() (c [256]uint8) {
 func (f *normFilter) out(t string) string {
 	if len(f.cuts) == 0 {
 		return t
+	}
+	if len(f.cuts) == 2 { // one run, the common case
+		i, j := f.cuts[0], f.cuts[1]
+		dots := dotsIn(t[i:j])
+		start := f.slab.Begin(len(t) - (j - i) + dots)
+		f.slab.WriteString(t[:i])
+		f.slab.WriteString(manyDots[:dots])
+		f.slab.WriteString(t[j:])
+		f.cuts = f.cuts[:0]
+		return f.slab.End(start)
 	}
 	n := len(t)
 	for k := 0; k < len(f.cuts); k += 2 {
@@ -999,6 +1033,13 @@ func (p *nameRule) feed(s string, eof bool) string {
 			}
 			p.hold = t[keep:]
 			return t[:keep]
+		}
+		if p.phase == noTry {
+			// plain stopped where a try begins: begin it, as read would.
+			k := normClass[t[i]]
+			p.try = nameTry{at: i, run: 1, dots: int(k & cDot), spaced: k&cDrop != 0, special: p.st&cSpecial != 0}
+			p.phase, p.st = tryRun, afterOf(k)
+			i++
 		}
 	}
 	keep, _ := p.read(t, i, len(t), eof)
