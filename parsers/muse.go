@@ -229,6 +229,10 @@ type museGrammar struct {
 
 	route     museRoute
 	recipient string
+	// tool is the last recipient joined from the pieces a delta cut it in
+	// (see openHeader): a tool's name, which a header that names it again
+	// reads where it lies rather than join it again.
+	tool string
 
 	// A recipient written inside a body ("...to=weather.get" right before
 	// <|message|>) is a header when <|message|> follows: the body's text
@@ -623,8 +627,11 @@ func (g *museGrammar) openHeader(at int, out emitter) {
 			recipient = "self"
 		case end-g.nameAt == len("user") && g.headerHas(g.nameAt, i, off, "user"):
 			recipient = "user"
+		case end-g.nameAt == len(g.tool) && g.headerHas(g.nameAt, i, off, g.tool):
+			recipient = g.tool // the tool called last, called again
 		default:
 			recipient = g.headerSpan(g.nameAt, i, off, end)
+			g.tool = recipient
 		}
 	}
 	// The text of a tool channel's header from its "to=" on, for muse_glimmer.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/bits"
 	"strings"
+	"unsafe"
 
 	"github.com/reasoning-go/reasoning/internal/work"
 )
@@ -439,7 +440,7 @@ func (s *Scanner) Next() (held, text string, m int) {
 // marker cut short may be another marker, which would be inside it.
 func (s *Scanner) nextShort(held, rest string) (string, string, int) {
 	work.Add(len(rest))
-	if s.seen.of == s.active && s.seen.t == rest { // Quiet has looked (see seen)
+	if s.seen.of == s.active && sameString(s.seen.t, rest) { // Quiet has looked (see seen)
 		if i, k := s.seen.at, s.seen.k; k >= 0 {
 			s.cur += i + len(s.markers[k])
 			return held, rest[:i], k
@@ -465,6 +466,14 @@ func (s *Scanner) nextShort(held, rest string) (string, string, int) {
 	}
 	s.cur = len(s.delta)
 	return held, rest, -1
+}
+
+// sameString reports whether a and b are one string: the same bytes in
+// memory, which a string's never change. Strings that are equal but lie
+// apart are not: nextShort then looks again, as for another string, where
+// comparing their bytes would cost a delta more than it spares.
+func sameString(a, b string) bool {
+	return len(a) == len(b) && unsafe.StringData(a) == unsafe.StringData(b)
 }
 
 // hold makes the first n bytes of the markers in cand, of which they are a
