@@ -108,12 +108,17 @@ type Scanner struct {
 	// the set of active, the first place at which an active marker begins,
 	// whole (k) or cut short by t's end (cand, k -1). Quiet's false answer
 	// is mostly followed by Next on the same delta, whose search (nextShort)
-	// then starts from it rather than look again.
+	// then starts from it rather than look again. It serves that delta
+	// alone: the Feed after the one that follows noneIn forgets it
+	// (fresh), so that a caller who fed a string whose bytes it then
+	// rewrote (a reused buffer behind unsafe.String) is not answered for
+	// the old bytes.
 	seen struct {
 		t     string
 		of    uint64
 		at, k int
 		cand  uint64
+		fresh bool // noneIn set it, and no Feed came since
 	}
 }
 
@@ -254,7 +259,13 @@ func (s *Scanner) Active() uint64 { return s.active }
 
 // Feed gives s the next delta. Text of an earlier delta that Next has not
 // reached yet is dropped, so call Next until it reports no marker first.
-func (s *Scanner) Feed(delta string) { s.delta, s.cur, s.known = delta, 0, 0 }
+func (s *Scanner) Feed(delta string) {
+	s.delta, s.cur, s.known = delta, 0, 0
+	if !s.seen.fresh {
+		s.seen.t = ""
+	}
+	s.seen.fresh = false
+}
 
 // Quiet reports whether Next would return all of t, fed next, as text of
 // its own: nothing is held and no active marker starts in t, whole or cut
@@ -318,7 +329,7 @@ func (s *Scanner) noneIn(t string) bool {
 
 // see notes what noneIn found in t (see Scanner.seen).
 func (s *Scanner) see(t string, at, k int, cand uint64) {
-	s.seen.t, s.seen.of, s.seen.at, s.seen.k, s.seen.cand = t, s.active, at, k, cand
+	s.seen.t, s.seen.of, s.seen.at, s.seen.k, s.seen.cand, s.seen.fresh = t, s.active, at, k, cand, true
 }
 
 // startAt returns the active marker t begins with, whole, or -1 and the

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -603,4 +604,42 @@ func scanQuiet(t *testing.T, s *Scanner, deltas []string, next func(int) uint64,
 		}
 	}
 	return addText(got, s.Flush())
+}
+
+// TestQuietServesOneDelta checks that what Quiet found in a delta is used
+// for that delta alone: a caller that reuses a buffer behind its deltas
+// (unsafe.String), breaking the rule that a string's bytes never change,
+// gets the next delta, at the same address and of the same length, read
+// afresh.
+func TestQuietServesOneDelta(t *testing.T) {
+	markers := []string{"<|start|>", "<|message|>", "<|eom|>", "<|eot|>", "to="}
+	buf := []byte("x<|eom|>")
+	var s Scanner
+	s.Reset(markers)
+	var got []event
+	drain := func() {
+		for {
+			held, before, k := s.Next()
+			// Copies: the pieces share the buffer, rewritten below.
+			got = addText(addText(got, strings.Clone(held)), strings.Clone(before))
+			if k < 0 {
+				return
+			}
+			got = append(got, event{Marker: k})
+		}
+	}
+	d := unsafe.String(&buf[0], len(buf))
+	if s.Quiet(d) {
+		t.Fatalf("Quiet(%q) = true, want false", d)
+	}
+	s.Feed(d)
+	drain()
+	copy(buf, "<|eom|>y")
+	s.Feed(unsafe.String(&buf[0], len(buf)))
+	drain()
+	got = addText(got, s.Flush())
+	want := []event{{"x", -1}, {Marker: 2}, {Marker: 2}, {"y", -1}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
 }
