@@ -84,13 +84,14 @@ type wholeNorm struct {
 // extension after it, so a run not followed by one (of 1 to 16 letters and
 // digits) is passed over at once. The state either rule tries in depends
 // only on the text since the last character that ended its run
-// (whitespace for rule a, any character that is no name's for rule b), or
-// since its last match, after which it starts over: so it goes from one
-// spaced run to the next, found by its dots, and reads back from each only
-// as far as that, the name before it and, when a slash may precede that,
-// rule a's stretch (pathAt). Rule (b) reads rule (a)'s output, which is s
-// but at the runs rule (a) rewrites: there rule (b) finds no spaced run,
-// and what follows stands in the extension, after a dot.
+// (whitespace or one of "'`<>| for rule a, any character that is no name's
+// for rule b), or since its last match, after which it starts over: so it
+// goes from one spaced run to the next, found by its dots, and reads back
+// from each only as far as that, the name before it and, when a slash may
+// precede that, rule a's stretch (pathAt). Rule (b) reads rule (a)'s
+// output, which is s but at the runs rule (a) rewrites: there rule (b)
+// finds no spaced run, and what follows stands in the extension, after a
+// dot.
 func (w *wholeNorm) run(s string) string {
 	a, b := &w.paths, &w.names
 	b.cuts = b.cuts[:0]
@@ -268,7 +269,9 @@ func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	if n == 0 {
 		return m
 	}
-	if a := &p.paths; a.hold != "" || n > 64 || s[n-1] >= utf8.RuneSelf {
+	// A delta no longer than the longest run joined: a run of whitespace
+	// at its end that rule (b) holds below is one a try may still join.
+	if a := &p.paths; a.hold != "" || n > maxSepRun || s[n-1] >= utf8.RuneSelf {
 		m.Content = p.feed(s)
 		return m
 	}
@@ -430,7 +433,7 @@ const (
 // empty), and it can do so only at a run that has a dot and such whitespace
 // (a spaced run: elsewhere it decides no match, and only marks rule a's
 // empty), or in the tail of a text more may follow, where it may read to
-// the end (normBounds). So a rule finds the next spaced run by its dot
+// the end (normBounds). So rule (a) finds the next spaced run by its dot
 // (nextRun, strings.IndexByte), takes the text before it at once (skip: the
 // state after it depends on its last few characters), and reads one
 // character at a time only the spaced runs and the tail's run. A call's
@@ -498,11 +501,10 @@ func normBounds(t string, eof bool) (lim, tail, text int) {
 // reads to the end unless the run is too long to join (sepAndExt, which
 // stops at its 66th byte when there is one) or has ended without a dot.
 func tailUndecided(t string, tail, text, lim int) bool {
-	if text < lim && dotsIn(t[tail:text]) == 0 { // a run of a few bytes
+	if n := text - tail; n > maxSepRun && (n > maxSepRun+1 || text < len(t)) {
 		return false
 	}
-	n := text - tail
-	return n <= maxSepRun || n == maxSepRun+1 && text == len(t)
+	return text == lim || dotsIn(t[tail:text]) != 0 // a run of at most 65 bytes
 }
 
 // fullEnd returns where t ends inside a character that more bytes may
@@ -838,7 +840,7 @@ func (p *pathRule) short(s string, seen uint8) bool {
 func (p *pathRule) sep(t string, i, end int, eof bool) int {
 	for ; i < end; i++ {
 		if p.path {
-			switch v, sepEnd, matchEnd, _ := p.try(t, i, eof); v {
+			switch v, sepEnd, matchEnd := p.try(t, i, eof); v {
 			case undecided:
 				p.hold = t[i:]
 				return -1
@@ -914,28 +916,31 @@ func (p *pathRule) ordinary() {
 	p.slash, p.run = false, true
 }
 
-func (p *pathRule) try(t string, i int, eof bool) (verdict, int, int, bool) {
+// try decides rule (a)'s try at the run at t[i], inside a path, which more
+// may follow unless eof: on a match it also returns where the run and the
+// match end, and the scan starts over after it.
+func (p *pathRule) try(t string, i int, eof bool) (v verdict, sepEnd, end int) {
 	sepEnd, end, dots, spaced, next, ok := sepAndExt(t, i, eof)
 	switch {
 	case !ok:
-		return undecided, 0, 0, false
+		return undecided, 0, 0
 	case dots == 0 || end == sepEnd || end-sepEnd > 16 || !endsPath(next):
-		return noMatch, 0, 0, false
+		return noMatch, 0, 0
 	case p.slash && t[i] == '.' && dots > 1:
 		// Right after a slash the run's first dot still belongs to the
 		// stretch before it; upstream prefers the match one byte on, in
 		// the stretch after the slash.
-		return noMatch, 0, 0, false
+		return noMatch, 0, 0
 	case !spaced:
 		// Dots alone: a match that changes nothing here (upstream's
 		// changes one of several dots; ours keeps them).
 		p.empty = true
-		return noMatch, 0, 0, false
+		return noMatch, 0, 0
 	case p.empty:
-		return noMatch, 0, 0, false
+		return noMatch, 0, 0
 	}
 	p.run, p.slash, p.path, p.empty = false, false, false, false // the scan starts over after the match
-	return matched, sepEnd, end, true
+	return matched, sepEnd, end
 }
 
 // endsPath reports whether r (-1: the end of the text) may follow a path's
@@ -1042,7 +1047,7 @@ func (p *nameRule) feed(s string, eof bool) string {
 			i++
 		}
 	}
-	keep, _ := p.read(t, i, len(t), eof)
+	keep := p.read(t, i, eof)
 	if len(p.cuts) > 0 {
 		return p.emit(t, keep)
 	}
@@ -1053,15 +1058,13 @@ func (p *nameRule) feed(s string, eof bool) string {
 	return t[:keep]
 }
 
-// read reads t[i:] up to lim, or on to where a try that reaches past it
-// ends, and returns where the text it holds begins (len(t) when it holds
-// none) and where it stopped reading. Unless eof, it reads no further than
-// a character t ends inside, which it holds.
-func (p *nameRule) read(t string, i, lim int, eof bool) (keep, stop int) {
+// read reads t[i:] and returns where the text it holds begins (len(t)
+// when it holds none). Unless eof, it reads no further than a character t
+// ends inside, which it holds.
+func (p *nameRule) read(t string, i int, eof bool) (keep int) {
 	end := len(t)
 	if !eof && end > 0 && t[end-1] >= utf8.RuneSelf {
 		end = fullEnd(t)
-		lim = min(lim, end)
 	}
 	st, n, phase := p.st, p.n, p.phase
 scan:
@@ -1069,12 +1072,12 @@ scan:
 		switch phase {
 		case noTry:
 			p.st, p.n, p.phase = st, n, noTry
-			i = p.plain(t[:lim], i)
+			i = p.plain(t[:end], i)
 			st, n, phase = p.st, p.n, p.phase
-			if phase != noTry { // a try at one space, at lim
+			if phase != noTry { // a try at one space, at end
 				continue
 			}
-			if i >= lim {
+			if i >= end {
 				break scan
 			}
 			k := normClass[t[i]]
@@ -1141,9 +1144,9 @@ scan:
 	p.st, p.n, p.phase = st, n, phase
 	p.cut = len(t) - end
 	if phase != noTry {
-		return p.try.at, i
+		return p.try.at
 	}
-	return end, i
+	return end
 }
 
 // plain reads t[i:], which more text may follow, outside a try, or after

@@ -676,7 +676,8 @@ func (g *museGrammar) headerPiece(i int) string {
 // headerHas reports whether the header's text has w from offset from
 // on, in piece i, which begins at offset off, and the pieces after it,
 // read where it lies: a recipient Muse routes by its name alone ("self",
-// "user") is not joined from the pieces a delta cut it in.
+// "user"), or the tool the last header named, is not joined from the
+// pieces a delta cut it in.
 func (g *museGrammar) headerHas(from, i, off int, w string) bool {
 	for ; w != "" && i < len(g.header.ps); i++ {
 		s := g.headerPiece(i)[from-off:]

@@ -286,8 +286,9 @@ func (s *Scanner) Quiet(t string) bool {
 
 // noneIn reports whether no active marker starts in t, whole or cut short
 // by its end: Quiet where the active markers do not all begin with one
-// byte, and one of their first bytes may be common in text (Muse's "to="). False for a long t,
-// which Next searches once.
+// byte, and one of their first bytes may be common in text (Muse's "to=").
+// False for a long t, which Next searches once. Where it answers false it
+// notes the first marker it found (seen) for Next's search of t.
 func (s *Scanner) noneIn(t string) bool {
 	work.Add(len(t))
 	switch {
