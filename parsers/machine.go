@@ -1005,9 +1005,11 @@ func (s *shell) toSection(t string) reasoning.Message {
 
 // quietIDs reports whether a delta with ids may take the fast path as far
 // as its IDs go, the stream not finished: none of ids is a marker's (with
-// IDs, the stream is in ID mode from then on: see takeIDs).
+// IDs, the stream is in ID mode from then on: see takeIDs). Where no
+// marker counts by its ID (idBits empty: none is one token, or the spec is
+// textOnly), IDs change nothing, ID mode included (see backed).
 func (s *shell) quietIDs(ids []int) bool {
-	if ids == nil || s.spec.textOnly {
+	if ids == nil || s.idBits == 0 {
 		return true
 	}
 	s.idMode = true
