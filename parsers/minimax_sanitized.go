@@ -275,25 +275,28 @@ func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 		m.Content = p.feed(s)
 		return m
 	}
-	// The classes s has (seen), and those all its bytes have (all).
-	seen, all := uint8(0), uint8(cName)
+	// The classes s has (seen), those all its bytes have (all), and those
+	// all but its first have (rest: cName when they are a name's).
+	c0 := normClass[s[0]]
+	seen, rest := c0, uint8(cName)
 	if n == 4 { // the common delta
-		c0, c1, c2, c3 := normClass[s[0]], normClass[s[1]], normClass[s[2]], normClass[s[3]]
-		seen, all = c0|c1|c2|c3, all&c0&c1&c2&c3
+		c1, c2, c3 := normClass[s[1]], normClass[s[2]], normClass[s[3]]
+		seen, rest = c0|c1|c2|c3, rest&c1&c2&c3
 	} else {
-		k := 0
+		k := 1
 		for ; k+4 <= n; k += 4 {
 			w := s[k : k+4]
-			c0, c1, c2, c3 := normClass[w[0]], normClass[w[1]], normClass[w[2]], normClass[w[3]]
-			seen |= c0 | c1 | c2 | c3
-			all &= c0 & c1 & c2 & c3
+			c1, c2, c3, c4 := normClass[w[0]], normClass[w[1]], normClass[w[2]], normClass[w[3]]
+			seen |= c1 | c2 | c3 | c4
+			rest &= c1 & c2 & c3 & c4
 		}
 		for ; k < n; k++ {
 			c := normClass[s[k]]
 			seen |= c
-			all &= c
+			rest &= c
 		}
 	}
+	all := c0 & rest
 	// Rule (a), which holds nothing, as its feed reads a short delta.
 	a, b := &p.paths, &p.names
 	if !a.path && !a.slash && seen&(cSlash|cLead) == 0 {
@@ -320,15 +323,15 @@ func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 		} else {
 			b.st, b.n = nameBegins(b.st, normClass[s[0]])|seen&cSpecial, n
 		}
+	case rest != 0 && n > 1: // a run of name characters after one that is not
+		b.st, b.n = nameBegins(afterOf(c0), normClass[s[1]])|seen&cSpecial, n-1
 	case last&cName != 0 && n == 4:
-		// As nameEnds, unrolled: not all of s is a name's.
+		// As nameEnds, unrolled: not all of s[1:] is a name's.
 		switch c1, c2 := normClass[s[1]], normClass[s[2]]; {
 		case c2&cName == 0:
 			b.st, b.n = nameBegins(afterOf(c2), last)|last&cSpecial, 1
-		case c1&cName == 0:
+		default: // c1 is not a name's
 			b.st, b.n = nameBegins(afterOf(c1), c2)|(c2|last)&cSpecial, 2
-		default:
-			b.st, b.n = nameBegins(afterOf(normClass[s[0]]), c1)|(c1|c2|last)&cSpecial, 3
 		}
 	case last&cName != 0:
 		b.nameEnds(s, n)
