@@ -770,6 +770,11 @@ func (p *pathRule) feed(s string, eof bool) string {
 // reads.
 func (p *pathRule) bulk(s string, eof bool) string {
 	t := p.take(s)
+	if n := len(t); !eof && n <= maxShort && n > 0 && t[n-1] < utf8.RuneSelf {
+		if out, ok := p.small(t); ok {
+			return out
+		}
+	}
 	lim, tail, text := normBounds(t, eof)
 	i := 0
 	if strings.IndexByte(t[:tail], '.') < 0 {
@@ -802,6 +807,47 @@ func (p *pathRule) bulk(s string, eof bool) string {
 	p.skip(t, i, lim, eof)
 	p.hold = t[lim:]
 	return p.out(t[:lim])
+}
+
+// maxShort bounds the text pathRule.small reads: a longer one is read in
+// bulk.
+const maxShort = 64
+
+// small is bulk for t, a short text more may follow that ends in an ASCII
+// character: it reads one character at a time, as the rule is written, and
+// tries at each dot or droppable whitespace inside a path. It reports false,
+// with the state as it was, when t has a byte that may begin a Unicode
+// space (then bulk reads it).
+func (p *pathRule) small(t string) (string, bool) {
+	run, slash, path, empty := p.run, p.slash, p.path, p.empty
+	for i := 0; i < len(t); i++ {
+		c := normClass[t[i]]
+		if c&cRun != 0 && p.path {
+			switch v, sepEnd, end := p.try(t, i, false); v {
+			case undecided:
+				p.hold = t[i:]
+				return p.out(t[:i]), true
+			case matched:
+				p.cuts = append(p.cuts, i, sepEnd)
+				i = end - 1
+				continue
+			}
+		}
+		switch {
+		case c&(cDrop|cBreak) != 0:
+			p.run, p.slash, p.path, p.empty = false, false, false, false
+		case c&cLead != 0:
+			p.run, p.slash, p.path, p.empty = run, slash, path, empty
+			p.cuts = p.cuts[:0]
+			return "", false
+		default:
+			if p.slash {
+				p.path, p.empty = true, false
+			}
+			p.slash, p.run = c&cSlash != 0 && p.run, true
+		}
+	}
+	return p.out(t), true
 }
 
 // short reads s, a short delta after no held text that ends in an ASCII
