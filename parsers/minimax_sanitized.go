@@ -306,8 +306,12 @@ func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 		m.Content = p.feedNames(a.bulk(s, false))
 		return m
 	}
-	if p.slow || seen&cDot != 0 || b.hold != "" && normClass[s[0]]&cRun != 0 {
+	if p.slow || b.hold != "" && normClass[s[0]]&cRun != 0 {
 		m.Content = p.feedNames(s)
+		return m
+	}
+	if seen&cDot != 0 {
+		m.Content = p.dotted(s)
 		return m
 	}
 	// Rule (b): a held run ends here, and no try in s matches. The state
@@ -364,6 +368,47 @@ func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 		m.Content = b.slab.Append(held, s)
 	}
 	return m
+}
+
+// dotted is ExtractStreaming's rule (b) for s, a short delta with a dot
+// that rule (a) took whole, after no held text but a run of whitespace
+// with no dot that s ends: when its dots are all in a run at its end, a
+// try there is undecided, and it begins when a name precedes the run.
+func (p *sanitized) dotted(s string) string {
+	b := &p.names
+	n := len(s)
+	j, dots, seen := n, 0, uint8(0)
+	for j > 0 {
+		c := normClass[s[j-1]]
+		if c&cRun == 0 {
+			break
+		}
+		dots += int(c & cDot)
+		seen |= c
+		j--
+	}
+	if j == n || strings.IndexByte(s[:j], '.') >= 0 {
+		return p.feedNames(s)
+	}
+	held, out := b.hold, s
+	if j > 0 {
+		if c := normClass[s[j-1]]; c&cName != 0 {
+			b.nameEnds(s, j)
+		} else {
+			b.st = afterOf(c)
+		}
+	}
+	if b.st&(nInRun|nName) == nInRun|nName && b.n <= 256 {
+		b.try = nameTry{run: n - j, dots: dots, spaced: seen&cDrop != 0, special: b.st&cSpecial != 0}
+		b.phase, b.st, b.hold, out = tryRun, afterOf(normClass[s[n-1]]), s[j:], s[:j]
+		p.slow = true
+	} else {
+		b.phase, b.st, b.hold = noTry, afterOf(normClass[s[n-1]]), ""
+	}
+	if held != "" {
+		return b.slab.Append(held, out)
+	}
+	return out
 }
 
 // nameEnds sets the state after t[:j], which ends in a name's character
