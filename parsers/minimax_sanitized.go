@@ -439,10 +439,97 @@ func (p *sanitized) feed(s string) string {
 
 // feedNames is feed for s, rule (a)'s output.
 func (p *sanitized) feedNames(s string) string {
-	out := p.names.feed(s, false)
 	b := &p.names
+	var out string
+	if n := len(s); n > 0 && s[n-1] < utf8.RuneSelf && b.cut == 0 &&
+		(b.phase == tryExt || b.phase == tryRun && b.try.dots != 0) {
+		out = b.goOn(s)
+	} else {
+		out = b.feed(s, false)
+	}
 	p.slow = p.paths.hold != "" || b.cut != 0 || b.phase == tryExt || b.phase == tryRun && b.try.dots != 0
 	return out
+}
+
+// goOn is feed for s, which ends in an ASCII character, in a try whose run
+// has a dot, after no character cut in two: it reads on in the try, as
+// read does, from the state it is in and the text it holds, which it reads
+// again only when the try matches; it holds s too while the try is
+// undecided. What follows the try it reads as feed does.
+func (p *nameRule) goOn(s string) string {
+	st, n, tr := p.st, p.n, p.try
+	i := 0
+	if p.phase == tryRun {
+		for ; i < len(s) && tr.run <= maxSepRun; i++ {
+			k := normClass[s[i]]
+			if k&cRun == 0 {
+				break
+			}
+			tr.run++
+			tr.dots += int(k & cDot)
+			tr.spaced = tr.spaced || k&cDrop != 0
+			st = afterOf(k)
+		}
+		if i == len(s) { // the run may go on
+			p.st, p.try = st, tr
+			p.hold = p.slab.Append(p.hold, s)
+			return ""
+		}
+		if tr.run > maxSepRun { // too long a run to join
+			return p.feed(s, false)
+		}
+	}
+	for ; i < len(s); i++ {
+		k := normClass[s[i]]
+		switch {
+		case k&cAlnum == 0, st&nInRun != 0 && n >= 16:
+		case st&nInRun != 0:
+			n++
+			st |= k & cSpecial
+			continue
+		default:
+			st, n = nameBegins(st, k), 1
+			continue
+		}
+		break
+	}
+	if i == len(s) { // the extension may go on
+		p.st, p.n, p.try, p.phase = st, n, tr, tryExt
+		p.hold = p.slab.Append(p.hold, s)
+		return ""
+	}
+	if c := s[i]; normClass[c]&cAlnum == 0 && st&nInRun != 0 && tr.spaced && c != '_' {
+		// A match (decide), rewritten when the name is special or the
+		// extension listed: feed rewrites it.
+		if n > i || tr.special || listedExtension(s[i-n:i]) {
+			return p.feed(s, false)
+		}
+		st = nInRun | nAfter
+	}
+	// The try has ended, and s[i:] follows it.
+	p.st, p.n, p.phase = st, n, noTry
+	held := p.hold
+	p.hold = ""
+	j := p.plain(s, i)
+	if j == len(s) {
+		keep := j
+		if p.phase != noTry { // a try at one space at the end
+			keep, p.try.at = p.try.at, 0
+		}
+		p.hold = s[keep:]
+		return p.slab.Append(held, s[:keep])
+	}
+	// A try begins at s[j]: read on as feed does.
+	t := p.slab.Append(held, s)
+	keep := p.read(t, len(held)+j, false)
+	if len(p.cuts) > 0 {
+		return p.emit(t, keep)
+	}
+	p.hold = t[keep:]
+	if p.phase != noTry {
+		p.try.at -= keep
+	}
+	return t[:keep]
 }
 
 func (p *sanitized) Finish() reasoning.Message {
