@@ -260,8 +260,9 @@ func normalizePaths(s string) string {
 // (pathRule.short) and it has no dot, after no held text but a run of
 // whitespace with no dot that it ends, it goes through rule (b) in the
 // same pass: no try in it may match, and only a run of whitespace after a
-// name at its end is held. Any other goes through each rule's feed (rule
-// (b)'s alone when rule (a) took it here).
+// name at its end is held; one whose dots are all in a run at its end
+// goes through rule (b) in dotted. Any other goes through each rule's feed
+// (rule (b)'s alone when rule (a) took it here).
 func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	m := p.Parser.ExtractStreaming(d)
 	s := m.Content
@@ -899,7 +900,7 @@ func (p *pathRule) feed(s string, eof bool) string {
 }
 
 // bulk is feed for a text that is long, or after held text, or that a try
-// reads.
+// reads; it reads a short one that ends in an ASCII character in small.
 func (p *pathRule) bulk(s string, eof bool) string {
 	t := p.take(s)
 	if n := len(t); !eof && n <= maxShort && n > 0 && t[n-1] < utf8.RuneSelf {
