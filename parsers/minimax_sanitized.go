@@ -260,8 +260,9 @@ func normalizePaths(s string) string {
 // (pathRule.short) and it has no dot, after no held text but a run of
 // whitespace with no dot that it ends, it goes through rule (b) in the
 // same pass: no try in it may match, and only a run of whitespace after a
-// name at its end is held. Any other goes through each rule's feed (rule
-// (b)'s alone when rule (a) took it here).
+// name at its end is held; one whose dots are all in a run at its end
+// goes through rule (b) in dotted. Any other goes through each rule's feed
+// (rule (b)'s alone when rule (a) took it here).
 func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	m := p.Parser.ExtractStreaming(d)
 	s := m.Content
@@ -275,25 +276,28 @@ func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 		m.Content = p.feed(s)
 		return m
 	}
-	// The classes s has (seen), and those all its bytes have (all).
-	seen, all := uint8(0), uint8(cName)
+	// The classes s has (seen), those all its bytes have (all), and those
+	// all but its first have (rest: cName when they are a name's).
+	c0 := normClass[s[0]]
+	seen, rest := c0, uint8(cName)
 	if n == 4 { // the common delta
-		c0, c1, c2, c3 := normClass[s[0]], normClass[s[1]], normClass[s[2]], normClass[s[3]]
-		seen, all = c0|c1|c2|c3, all&c0&c1&c2&c3
+		c1, c2, c3 := normClass[s[1]], normClass[s[2]], normClass[s[3]]
+		seen, rest = c0|c1|c2|c3, rest&c1&c2&c3
 	} else {
-		k := 0
+		k := 1
 		for ; k+4 <= n; k += 4 {
 			w := s[k : k+4]
-			c0, c1, c2, c3 := normClass[w[0]], normClass[w[1]], normClass[w[2]], normClass[w[3]]
-			seen |= c0 | c1 | c2 | c3
-			all &= c0 & c1 & c2 & c3
+			c1, c2, c3, c4 := normClass[w[0]], normClass[w[1]], normClass[w[2]], normClass[w[3]]
+			seen |= c1 | c2 | c3 | c4
+			rest &= c1 & c2 & c3 & c4
 		}
 		for ; k < n; k++ {
 			c := normClass[s[k]]
 			seen |= c
-			all &= c
+			rest &= c
 		}
 	}
+	all := c0 & rest
 	// Rule (a), which holds nothing, as its feed reads a short delta.
 	a, b := &p.paths, &p.names
 	if !a.path && !a.slash && seen&(cSlash|cLead) == 0 {
@@ -303,8 +307,12 @@ func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 		m.Content = p.feedNames(a.bulk(s, false))
 		return m
 	}
-	if p.slow || seen&cDot != 0 || b.hold != "" && normClass[s[0]]&cRun != 0 {
+	if p.slow || b.hold != "" && normClass[s[0]]&cRun != 0 {
 		m.Content = p.feedNames(s)
+		return m
+	}
+	if seen&cDot != 0 {
+		m.Content = p.dotted(s)
 		return m
 	}
 	// Rule (b): a held run ends here, and no try in s matches. The state
@@ -320,15 +328,15 @@ func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 		} else {
 			b.st, b.n = nameBegins(b.st, normClass[s[0]])|seen&cSpecial, n
 		}
+	case rest != 0 && n > 1: // a run of name characters after one that is not
+		b.st, b.n = nameBegins(afterOf(c0), normClass[s[1]])|seen&cSpecial, n-1
 	case last&cName != 0 && n == 4:
-		// As nameEnds, unrolled: not all of s is a name's.
+		// As nameEnds, unrolled: not all of s[1:] is a name's.
 		switch c1, c2 := normClass[s[1]], normClass[s[2]]; {
 		case c2&cName == 0:
 			b.st, b.n = nameBegins(afterOf(c2), last)|last&cSpecial, 1
-		case c1&cName == 0:
+		default: // c1 is not a name's
 			b.st, b.n = nameBegins(afterOf(c1), c2)|(c2|last)&cSpecial, 2
-		default:
-			b.st, b.n = nameBegins(afterOf(normClass[s[0]]), c1)|(c1|c2|last)&cSpecial, 3
 		}
 	case last&cName != 0:
 		b.nameEnds(s, n)
@@ -363,6 +371,47 @@ func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	return m
 }
 
+// dotted is ExtractStreaming's rule (b) for s, a short delta with a dot
+// that rule (a) took whole, after no held text but a run of whitespace
+// with no dot that s ends: when its dots are all in a run at its end, a
+// try there is undecided, and it begins when a name precedes the run.
+func (p *sanitized) dotted(s string) string {
+	b := &p.names
+	n := len(s)
+	j, dots, seen := n, 0, uint8(0)
+	for j > 0 {
+		c := normClass[s[j-1]]
+		if c&cRun == 0 {
+			break
+		}
+		dots += int(c & cDot)
+		seen |= c
+		j--
+	}
+	if j == n || strings.IndexByte(s[:j], '.') >= 0 {
+		return p.feedNames(s)
+	}
+	held, out := b.hold, s
+	if j > 0 {
+		if c := normClass[s[j-1]]; c&cName != 0 {
+			b.nameEnds(s, j)
+		} else {
+			b.st = afterOf(c)
+		}
+	}
+	if b.st&(nInRun|nName) == nInRun|nName && b.n <= 256 {
+		b.try = nameTry{run: n - j, dots: dots, spaced: seen&cDrop != 0, special: b.st&cSpecial != 0}
+		b.phase, b.st, b.hold, out = tryRun, afterOf(normClass[s[n-1]]), s[j:], s[:j]
+		p.slow = true
+	} else {
+		b.phase, b.st, b.hold = noTry, afterOf(normClass[s[n-1]]), ""
+	}
+	if held != "" {
+		return b.slab.Append(held, out)
+	}
+	return out
+}
+
 // nameEnds sets the state after t[:j], which ends in a name's character
 // and holds no spaced run: it depends only on its last run of name
 // characters and the character before it.
@@ -391,10 +440,97 @@ func (p *sanitized) feed(s string) string {
 
 // feedNames is feed for s, rule (a)'s output.
 func (p *sanitized) feedNames(s string) string {
-	out := p.names.feed(s, false)
 	b := &p.names
+	var out string
+	if n := len(s); n > 0 && s[n-1] < utf8.RuneSelf && b.cut == 0 &&
+		(b.phase == tryExt || b.phase == tryRun && b.try.dots != 0) {
+		out = b.goOn(s)
+	} else {
+		out = b.feed(s, false)
+	}
 	p.slow = p.paths.hold != "" || b.cut != 0 || b.phase == tryExt || b.phase == tryRun && b.try.dots != 0
 	return out
+}
+
+// goOn is feed for s, which ends in an ASCII character, in a try whose run
+// has a dot, after no character cut in two: it reads on in the try, as
+// read does, from the state it is in and the text it holds, which it reads
+// again only when the try matches; it holds s too while the try is
+// undecided. What follows the try it reads as feed does.
+func (p *nameRule) goOn(s string) string {
+	st, n, tr := p.st, p.n, p.try
+	i := 0
+	if p.phase == tryRun {
+		for ; i < len(s) && tr.run <= maxSepRun; i++ {
+			k := normClass[s[i]]
+			if k&cRun == 0 {
+				break
+			}
+			tr.run++
+			tr.dots += int(k & cDot)
+			tr.spaced = tr.spaced || k&cDrop != 0
+			st = afterOf(k)
+		}
+		if i == len(s) { // the run may go on
+			p.st, p.try = st, tr
+			p.hold = p.slab.Append(p.hold, s)
+			return ""
+		}
+		if tr.run > maxSepRun { // too long a run to join
+			return p.feed(s, false)
+		}
+	}
+	for ; i < len(s); i++ {
+		k := normClass[s[i]]
+		switch {
+		case k&cAlnum == 0, st&nInRun != 0 && n >= 16:
+		case st&nInRun != 0:
+			n++
+			st |= k & cSpecial
+			continue
+		default:
+			st, n = nameBegins(st, k), 1
+			continue
+		}
+		break
+	}
+	if i == len(s) { // the extension may go on
+		p.st, p.n, p.try, p.phase = st, n, tr, tryExt
+		p.hold = p.slab.Append(p.hold, s)
+		return ""
+	}
+	if c := s[i]; normClass[c]&cAlnum == 0 && st&nInRun != 0 && tr.spaced && c != '_' {
+		// A match (decide), rewritten when the name is special or the
+		// extension listed: feed rewrites it.
+		if n > i || tr.special || listedExtension(s[i-n:i]) {
+			return p.feed(s, false)
+		}
+		st = nInRun | nAfter
+	}
+	// The try has ended, and s[i:] follows it.
+	p.st, p.n, p.phase = st, n, noTry
+	held := p.hold
+	p.hold = ""
+	j := p.plain(s, i)
+	if j == len(s) {
+		keep := j
+		if p.phase != noTry { // a try at one space at the end
+			keep, p.try.at = p.try.at, 0
+		}
+		p.hold = s[keep:]
+		return p.slab.Append(held, s[:keep])
+	}
+	// A try begins at s[j]: read on as feed does.
+	t := p.slab.Append(held, s)
+	keep := p.read(t, len(held)+j, false)
+	if len(p.cuts) > 0 {
+		return p.emit(t, keep)
+	}
+	p.hold = t[keep:]
+	if p.phase != noTry {
+		p.try.at -= keep
+	}
+	return t[:keep]
 }
 
 func (p *sanitized) Finish() reasoning.Message {
@@ -764,9 +900,14 @@ func (p *pathRule) feed(s string, eof bool) string {
 }
 
 // bulk is feed for a text that is long, or after held text, or that a try
-// reads.
+// reads; it reads a short one that ends in an ASCII character in small.
 func (p *pathRule) bulk(s string, eof bool) string {
 	t := p.take(s)
+	if n := len(t); !eof && n <= maxShort && n > 0 && t[n-1] < utf8.RuneSelf {
+		if out, ok := p.small(t); ok {
+			return out
+		}
+	}
 	lim, tail, text := normBounds(t, eof)
 	i := 0
 	if strings.IndexByte(t[:tail], '.') < 0 {
@@ -799,6 +940,47 @@ func (p *pathRule) bulk(s string, eof bool) string {
 	p.skip(t, i, lim, eof)
 	p.hold = t[lim:]
 	return p.out(t[:lim])
+}
+
+// maxShort bounds the text pathRule.small reads: a longer one is read in
+// bulk.
+const maxShort = 64
+
+// small is bulk for t, a short text more may follow that ends in an ASCII
+// character: it reads one character at a time, as the rule is written, and
+// tries at each dot or droppable whitespace inside a path. It reports false,
+// with the state as it was, when t has a byte that may begin a Unicode
+// space (then bulk reads it).
+func (p *pathRule) small(t string) (string, bool) {
+	run, slash, path, empty := p.run, p.slash, p.path, p.empty
+	for i := 0; i < len(t); i++ {
+		c := normClass[t[i]]
+		if c&cRun != 0 && p.path {
+			switch v, sepEnd, end := p.try(t, i, false); v {
+			case undecided:
+				p.hold = t[i:]
+				return p.out(t[:i]), true
+			case matched:
+				p.cuts = append(p.cuts, i, sepEnd)
+				i = end - 1
+				continue
+			}
+		}
+		switch {
+		case c&(cDrop|cBreak) != 0:
+			p.run, p.slash, p.path, p.empty = false, false, false, false
+		case c&cLead != 0:
+			p.run, p.slash, p.path, p.empty = run, slash, path, empty
+			p.cuts = p.cuts[:0]
+			return "", false
+		default:
+			if p.slash {
+				p.path, p.empty = true, false
+			}
+			p.slash, p.run = c&cSlash != 0 && p.run, true
+		}
+	}
+	return p.out(t), true
 }
 
 // short reads s, a short delta after no held text that ends in an ASCII
