@@ -884,6 +884,15 @@ func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 		}
 		return s.toSection(t)
 	}
+	// A delta that is one marker's one token, its text the marker's,
+	// where the marker counts and nothing is held or pending, goes to the
+	// grammar without the scanner (markerDelta): a marker token is most
+	// of what a token stream's slow deltas are.
+	if l := &s.live; len(d.IDs) == 1 && s.watch == 0 && !s.spec.textOnly && !s.finished && len(l.run) == 0 && l.sc.Held() == "" {
+		if k := s.markerOf(d.IDs[0]); k >= 0 && l.mask&(1<<k) != 0 && d.Text == l.markers[k] {
+			return s.markerDelta(k)
+		}
+	}
 	// Any other delta runs the driver, here rather than in a call of its
 	// own, which a grammar that never takes text direct would pay for
 	// every delta.
@@ -902,6 +911,38 @@ func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	if s.watch != s.live.extra { // an ID used up: the next delta may go direct
 		s.watchPending()
 	}
+	return s.joined(r, c)
+}
+
+// markerOf returns the marker whose one token id is, or -1.
+func (s *shell) markerOf(id int) int {
+	if s.idBits&(1<<(id&63)) == 0 {
+		return -1
+	}
+	for k, one := range s.single {
+		if one == id && one >= 0 {
+			return k
+		}
+	}
+	return -1
+}
+
+// markerDelta takes a delta that is marker k's one token, its text the
+// marker's, where the marker counts and nothing is held or pending: what
+// takeIDs, feed and backed would do with it, without the scanner, which
+// the next delta's Feed readies afresh.
+//
+//go:noinline
+func (s *shell) markerDelta(k int) reasoning.Message {
+	l := &s.live
+	s.idMode = true
+	at := l.pos
+	n := len(l.markers[k])
+	l.pos += n
+	l.fed += n
+	r, c := s.scratch()
+	l.g.marker(k, at, s.out)
+	l.sync()
 	return s.joined(r, c)
 }
 
