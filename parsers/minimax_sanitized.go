@@ -147,8 +147,13 @@ func (w *wholeNorm) run(s string) string {
 			i--
 		}
 		n := lb + i
-		if n > la && normClass[s[n-1]]&(cDrop|cBreak) == 0 && endsPath(next) {
-			// Rule a: what precedes the name may hold a slash.
+		// Rule a: what precedes the name may hold a slash. Where the name
+		// reads back to the end of a match of rule b (n == lb > la), what
+		// precedes it is that match's extension after its run, which has
+		// droppable whitespace: the stretch (pathAt) ends there, with none.
+		// endsPath(next), its ASCII case here (it is not inlined).
+		if n > la && n != lb && normClass[s[n-1]]&(cDrop|cBreak) == 0 &&
+			(uint32(next) < utf8.RuneSelf && pathEnds[next] || uint32(next) >= utf8.RuneSelf && endsPath(next)) {
 			if cut, e := a.pathAt(s, la, n, start, end, x); e > 0 {
 				b.cuts = append(b.cuts, cut)
 				la, lb, k = e, e, e
