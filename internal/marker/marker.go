@@ -104,12 +104,12 @@ type Scanner struct {
 	cand   uint64
 	candOf uint64
 
-	// seen is what noneIn found last where it answered false: in t, with
+	// seen is what Quiet found last where it answered false: in t, with
 	// the set of active, the first place at which an active marker begins,
 	// whole (k) or cut short by t's end (cand, k -1). Quiet's false answer
 	// is mostly followed by Next on the same delta, whose search (nextShort)
 	// then starts from it rather than look again. It serves that delta
-	// alone: the Feed after the one that follows noneIn forgets it
+	// alone: the Feed after the one that follows Quiet forgets it
 	// (fresh), so that a caller who fed a string whose bytes it then
 	// rewrote (a reused buffer behind unsafe.String) is not answered for
 	// the old bytes.
@@ -118,7 +118,7 @@ type Scanner struct {
 		of    uint64
 		at, k int
 		cand  uint64
-		fresh bool // noneIn set it, and no Feed came since
+		fresh bool // Quiet set it, and no Feed came since
 	}
 }
 
@@ -277,20 +277,16 @@ func (s *Scanner) Quiet(t string) bool {
 	if s.held != "" {
 		return false
 	}
+	work.Add(len(t))
 	if s.only >= 0 { // noneStarts' common case, without its call
-		work.Add(len(t))
 		return strings.IndexByte(t, byte(s.only)) < 0
 	}
-	return s.noneIn(t)
-}
-
-// noneIn reports whether no active marker starts in t, whole or cut short
-// by its end: Quiet where the active markers do not all begin with one
-// byte, and one of their first bytes may be common in text (Muse's "to=").
-// False for a long t, which Next searches once. Where it answers false it
-// notes the first marker it found (seen) for Next's search of t.
-func (s *Scanner) noneIn(t string) bool {
-	work.Add(len(t))
+	// Where the active markers do not all begin with one byte, and one of
+	// their first bytes may be common in text (Muse's "to="): one pass
+	// over t's bytes, here rather than in a call of its own, which every
+	// delta of such a family would pay. False for a long t, which Next
+	// searches once. Where it answers false it notes the first marker it
+	// found (seen) for Next's search of t.
 	switch {
 	case s.active == 0:
 		return true
@@ -328,7 +324,7 @@ func (s *Scanner) noneIn(t string) bool {
 	return true
 }
 
-// see notes what noneIn found in t (see Scanner.seen).
+// see notes what Quiet found in t (see Scanner.seen).
 func (s *Scanner) see(t string, at, k int, cand uint64) {
 	s.seen.t, s.seen.of, s.seen.at, s.seen.k, s.seen.cand, s.seen.fresh = t, s.active, at, k, cand, true
 }
