@@ -888,7 +888,7 @@ func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	// where the marker counts and nothing is held or pending, goes to the
 	// grammar without the scanner (markerDelta): a marker token is most
 	// of what a token stream's slow deltas are.
-	if l := &s.live; len(d.IDs) == 1 && s.watch == 0 && !s.spec.textOnly && !s.finished && len(l.run) == 0 && l.sc.Held() == "" {
+	if l := &s.live; len(d.IDs) == 1 && s.watch == 0 && !s.finished && len(l.run) == 0 && l.sc.Held() == "" {
 		if k := s.markerOf(d.IDs[0]); k >= 0 && l.mask&(1<<k) != 0 && d.Text == l.markers[k] {
 			return s.markerDelta(k)
 		}
@@ -914,27 +914,40 @@ func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	return s.joined(r, c)
 }
 
-// markerOf returns the marker whose one token id is, or -1.
+// markerOf returns the marker whose one token id is, or -1: also where
+// several markers have that ID (a tokenizer that maps unknown text to one
+// ID), which takeIDs credits to each of them. None has with a text-only
+// spec, whose idBits is empty.
 func (s *shell) markerOf(id int) int {
 	if s.idBits&(1<<(id&63)) == 0 {
 		return -1
 	}
-	for k, one := range s.single {
+	k := -1
+	for j, one := range s.single {
 		if one == id && one >= 0 {
-			return k
+			if k >= 0 {
+				return -1
+			}
+			k = j
 		}
 	}
-	return -1
+	return k
 }
 
 // markerDelta takes a delta that is marker k's one token, its text the
 // marker's, where the marker counts and nothing is held or pending: what
-// takeIDs, feed and backed would do with it, without the scanner, which
-// the next delta's Feed readies afresh.
+// takeIDs, the two watchPending, feed and backed would do with it, whose
+// counts of pending IDs end where they began, without the scanner, which
+// the next delta's Feed readies afresh. The stance it reads (l.mask) is
+// the last sync's: text moves it only through the driver (stance.moves),
+// which syncs after it.
 //
 //go:noinline
 func (s *shell) markerDelta(k int) reasoning.Message {
 	l := &s.live
+	if work.Counting && l.g.active().mask&(1<<k) == 0 {
+		panic(fmt.Sprintf("parsers: marker %q taken as one token where it does not count", l.markers[k]))
+	}
 	s.idMode = true
 	at := l.pos
 	n := len(l.markers[k])

@@ -100,6 +100,67 @@ func TestDriverMarkerAfterMovingText(t *testing.T) {
 	}
 }
 
+// TestMarkerTokenShared streams deltas of one token each through a
+// parser whose tokenizer gives both think tags one ID (as one that maps
+// unknown text to one ID would): the ID credits both markers, so the
+// closing tag's text counts though its own delta carries other IDs. A
+// delta that is a marker's one token takes a short way in the shell; it
+// must not take it for an ID that several markers share.
+func TestMarkerTokenShared(t *testing.T) {
+	for _, c := range []struct {
+		deltas []reasoning.Delta
+		want   reasoning.Message
+	}{
+		{
+			deltas: []reasoning.Delta{{Text: "<think>", IDs: []int{7}}, {Text: "a", IDs: []int{1}}, {Text: "</think>", IDs: []int{2, 3}}, {Text: "b", IDs: []int{4}}},
+			want:   reasoning.Message{Reasoning: "a", Content: "b"},
+		},
+		{
+			deltas: []reasoning.Delta{{Text: "a", IDs: []int{1}}, {Text: "</think>", IDs: []int{7}}, {Text: "b", IDs: []int{4}}},
+			want:   reasoning.Message{Reasoning: "a", Content: "b"},
+		},
+	} {
+		p, err := reasoning.New("deepseek_r1", sharedID{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := reasoning.Collect(p, c.deltas); got != c.want {
+			t.Errorf("Collect(%+v) = %+v, want %+v", c.deltas, got, c.want)
+		}
+	}
+}
+
+// sharedID is a tokenizer that gives <think> and </think> one ID, 7, and
+// every other byte an ID of its own; 7 decodes as <think>.
+type sharedID struct{}
+
+func (sharedID) TokenID(s string) (int, bool) {
+	if s == "<think>" || s == "</think>" {
+		return 7, true
+	}
+	return 0, false
+}
+
+func (sharedID) Encode(text string) []int {
+	ids := make([]int, len(text))
+	for i := range len(text) {
+		ids[i] = 1000 + int(text[i])
+	}
+	return ids
+}
+
+func (sharedID) Decode(ids []int) string {
+	var b strings.Builder
+	for _, id := range ids {
+		if id == 7 {
+			b.WriteString("<think>")
+		} else {
+			b.WriteByte(byte(id - 1000))
+		}
+	}
+	return b.String()
+}
+
 // TestDriverHeldRun streams outputs whose reasoning or content ends in
 // whitespace the family holds back (stance.hold), over deltas that keep
 // it held, release it, add to it, or end it with a marker, a marker cut in

@@ -380,6 +380,7 @@ func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 // that rule (a) took whole, after no held text but a run of whitespace
 // with no dot that s ends: when its dots are all in a run at its end, a
 // try there is undecided, and it begins when a name precedes the run.
+// Any other such delta goes through feedNames.
 func (p *sanitized) dotted(s string) string {
 	b := &p.names
 	n := len(s)
@@ -459,9 +460,12 @@ func (p *sanitized) feedNames(s string) string {
 
 // goOn is feed for s, which ends in an ASCII character, in a try whose run
 // has a dot, after no character cut in two: it reads on in the try, as
-// read does, from the state it is in and the text it holds, which it reads
-// again only when the try matches; it holds s too while the try is
-// undecided. What follows the try it reads as feed does.
+// read does, from the state it is in, without reading the text it holds
+// again; it holds s too while the try is undecided. Where the run grows
+// longer than maxSepRun, or the try matches and its text may be rewritten
+// (a special name, a listed extension, or an extension begun in the held
+// text), it leaves the state as it was and feed reads the held text and s.
+// What follows a try that ended it reads as feed does.
 func (p *nameRule) goOn(s string) string {
 	st, n, tr := p.st, p.n, p.try
 	i := 0
@@ -577,7 +581,8 @@ const (
 // the end (normBounds). So rule (a) finds the next spaced run by its dot
 // (nextRun, strings.IndexByte), takes the text before it at once (skip: the
 // state after it depends on its last few characters), and reads one
-// character at a time only the spaced runs and the tail's run. A call's
+// character at a time only the spaced runs and the tail's run, or a short
+// text (at most maxShort bytes, pathRule.small) whole. A call's
 // output is its text up to what it holds, with the runs it rewrote cut
 // (out): a substring of the input when nothing is rewritten or was held.
 type normFilter struct {
@@ -879,7 +884,7 @@ type pathRule struct {
 // feed runs rule (a) over s, after the text it held; eof ends the text.
 // It returns the output (see normFilter).
 func (p *pathRule) feed(s string, eof bool) string {
-	if n := len(s); p.hold == "" && n > 0 && n <= 64 && s[n-1] < utf8.RuneSelf {
+	if n := len(s); p.hold == "" && n > 0 && n <= maxShort && s[n-1] < utf8.RuneSelf {
 		// A short delta that ends in an ASCII character (a long text is
 		// read in bulk below).
 		var seen uint8
@@ -947,8 +952,8 @@ func (p *pathRule) bulk(s string, eof bool) string {
 	return p.out(t[:lim])
 }
 
-// maxShort bounds the text pathRule.small reads: a longer one is read in
-// bulk.
+// maxShort bounds the text pathRule.feed and small read one character at
+// a time: a longer one is read in bulk.
 const maxShort = 64
 
 // small is bulk for t, a short text more may follow that ends in an ASCII
