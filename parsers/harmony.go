@@ -650,7 +650,8 @@ type harmonyLookBack struct{ walkRules }
 
 func (h harmonyLookBack) ended(ids []int) bool {
 	c, found := lastChannel(h.s.single, ids)
-	return found && finalBegins(h.s.tok, h.s.single, ids, c)
+	inHeader := h.s.initial.(*harmonyGrammar).phase == harmonyInHeader
+	return found && finalBegins(h.s.tok, h.s.single, ids, c, inHeader)
 }
 
 // endAfter looks back again, unless the IDs after from keep the answer
@@ -678,23 +679,27 @@ func lastChannel(single, ids []int) (int, bool) {
 }
 
 // finalBegins reports whether the header at the <|channel|> at c is a final
-// one without a recipient, complete with its <|message|>.
-func finalBegins(tok tokenizer.Tokenizer, single, ids []int, c int) bool {
-	// The header began where the grammar would have begun it: at the last
-	// <|start|>, or after the last control token that is not part of a
-	// header. It may hold " to=..." before the channel.
+// one without a recipient, complete with its <|message|>; the response
+// starts in a header when inHeader.
+func finalBegins(tok tokenizer.Tokenizer, single, ids []int, c int, inHeader bool) bool {
+	// The header may hold " to=..." before the channel. It began where the
+	// grammar began it, at or after the last <|start|> or the last control
+	// token that is not part of a header (from): see headerStart.
 	from := c
 	for from > 0 {
 		id := ids[from-1]
 		if id == single[hmStart] {
 			from--
+			inHeader = true
 			break
 		}
 		if isMarkerID(single, id) && id != single[hmChannel] && id != single[hmConstrain] {
+			inHeader = false // a body or text between messages follows it
 			break
 		}
 		from--
 	}
+	from = headerStart(tok, single, ids, from, c, inHeader)
 	for i := c + 1; i < len(ids); i++ {
 		switch ids[i] {
 		case single[hmMessage]:
@@ -712,6 +717,48 @@ func finalBegins(tok tokenizer.Tokenizer, single, ids []int, c int) bool {
 		}
 	}
 	return false
+}
+
+// headerStart returns where the header of the <|channel|> at c began, as
+// the grammar reads ids[from:c], which hold no control token but
+// <|start|> (first, if any), <|channel|> and <|constrain|>, from where it
+// stands in a header when inHeader: a header ends, not one, at text with a
+// newline or past maxHeader bytes (see harmonyGrammar.text), and a
+// <|channel|> outside a header begins one (marker).
+func headerStart(tok tokenizer.Tokenizer, single, ids []int, from, c int, inHeader bool) int {
+	start, held := from, 0
+	for j := from; j < c; {
+		switch id := ids[j]; {
+		case id == single[hmStart] || id == single[hmChannel] && !inHeader:
+			start, held, inHeader = j, len(harmonyStart), true
+			if id == single[hmChannel] {
+				held = len(harmonyChannel)
+			}
+			j++
+		case !inHeader:
+			j++
+		case id == single[hmChannel]:
+			held += len(harmonyChannel)
+			j++
+		case id == single[hmConstrain]:
+			held += len(harmonyConstrain)
+			j++
+		default: // a run of text, whose bytes the grammar checks as they come
+			k := j + 1
+			for k < c && !isMarkerID(single, ids[k]) {
+				k++
+			}
+			t := tok.Decode(ids[j:k])
+			if held += len(t); held > maxHeader || strings.IndexByte(t, '\n') >= 0 {
+				inHeader = false
+			}
+			j = k
+		}
+	}
+	if !inHeader {
+		return c
+	}
+	return start
 }
 
 // harmonyEntry describes Harmony's names for the registry-wide tests.
