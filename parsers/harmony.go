@@ -699,11 +699,10 @@ func finalBegins(tok tokenizer.Tokenizer, single, ids []int, c int, inHeader boo
 		}
 		from--
 	}
-	from = headerStart(tok, single, ids, from, c, inHeader)
 	for i := c + 1; i < len(ids); i++ {
 		switch ids[i] {
 		case single[hmMessage]:
-			raw := tok.Decode(ids[from:i])
+			raw := tok.Decode(ids[headerStart(tok, single, ids, from, c, inHeader):i])
 			if len(raw) > maxHeader || strings.Contains(raw, "\n") {
 				return false // not a header, as the grammar reads it
 			}
