@@ -658,9 +658,13 @@ type shell struct {
 	tok    tokenizer.Tokenizer // nil: text only; the ID methods see no marker
 	turn   int                 // ID of spec.turn when it is one token, else -1
 	allOne bool                // every marker is one token
-	rules  idRules             // what decides the ID methods
-	endIDs []int
-	memo   endCheck // what IsReasoningEndStreaming remembers
+	// oneBits is idBits less the bits of IDs that several markers have:
+	// markerOf's filter, so that a delta with such an ID takes the driver,
+	// which credits it to each of them (takeIDs).
+	oneBits uint64
+	rules   idRules // what decides the ID methods
+	endIDs  []int
+	memo    endCheck // what IsReasoningEndStreaming remembers
 }
 
 // idRuler is an optional interface of a grammar whose ID methods follow
@@ -728,12 +732,18 @@ func prepareShell(spec *machineSpec, tok tokenizer.Tokenizer, cfg reasoning.Conf
 		}
 	}
 	s.allOne = true
-	for _, id := range s.single[:len(own)] {
+	var shared uint64 // bits of IDs several markers have
+	for k, id := range s.single[:len(own)] {
 		s.allOne = s.allOne && id >= 0
 		if id >= 0 {
 			s.idBits |= 1 << (id & 63)
+			s.oneBits |= 1 << (id & 63)
+			if slices.Contains(s.single[:k], id) {
+				shared |= 1 << (id & 63)
+			}
 		}
 	}
+	s.oneBits &^= shared
 	if tok != nil {
 		if spec.turn != "" {
 			if id, ok := tok.TokenID(spec.turn); ok {
@@ -916,22 +926,18 @@ func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 
 // markerOf returns the marker whose one token id is, or -1: also where
 // several markers have that ID (a tokenizer that maps unknown text to one
-// ID), which takeIDs credits to each of them. None has with a text-only
-// spec, whose idBits is empty.
+// ID), which takeIDs credits to each of them (see shell.oneBits). None
+// has with a text-only spec.
 func (s *shell) markerOf(id int) int {
-	if s.idBits&(1<<(id&63)) == 0 {
+	if s.oneBits&(1<<(id&63)) == 0 {
 		return -1
 	}
-	k := -1
-	for j, one := range s.single {
+	for k, one := range s.single {
 		if one == id && one >= 0 {
-			if k >= 0 {
-				return -1
-			}
-			k = j
+			return k
 		}
 	}
-	return k
+	return -1
 }
 
 // markerDelta takes a delta that is marker k's one token, its text the
