@@ -702,11 +702,11 @@ func finalBegins(tok tokenizer.Tokenizer, single, ids []int, c int, inHeader boo
 	for i := c + 1; i < len(ids); i++ {
 		switch ids[i] {
 		case single[hmMessage]:
-			raw := tok.Decode(ids[headerStart(tok, single, ids, from, c, inHeader):i])
-			if len(raw) > maxHeader || strings.Contains(raw, "\n") {
+			start, ok := headerStart(tok, single, ids, from, i, inHeader)
+			if !ok {
 				return false // not a header, as the grammar reads it
 			}
-			h := parseHarmonyHeader(raw)
+			h := parseHarmonyHeader(tok.Decode(ids[start:i]))
 			return h.channel == "final" && h.recipient == ""
 		case single[hmConstrain]:
 		default:
@@ -718,15 +718,17 @@ func finalBegins(tok tokenizer.Tokenizer, single, ids []int, c int, inHeader boo
 	return false
 }
 
-// headerStart returns where the header of the <|channel|> at c began, as
-// the grammar reads ids[from:c], which hold no control token but
-// <|start|> (first, if any), <|channel|> and <|constrain|>, from where it
-// stands in a header when inHeader: a header ends, not one, at text with a
-// newline or past maxHeader bytes (see harmonyGrammar.text), and a
-// <|channel|> outside a header begins one (marker).
-func headerStart(tok tokenizer.Tokenizer, single, ids []int, from, c int, inHeader bool) int {
+// headerStart reads ids[from:end] as the grammar does, from where it
+// stands in a header when inHeader, and returns where the header it stands
+// in at end began, or false where it stands in none. ids[from:end] hold no
+// control token but <|start|> (first, if any), <|channel|> and
+// <|constrain|>. A header ends, not one, at text with a newline or that
+// takes it past maxHeader bytes (see harmonyGrammar.text): a control token
+// alone does not end it. A <|channel|> outside a header begins one
+// (marker).
+func headerStart(tok tokenizer.Tokenizer, single, ids []int, from, end int, inHeader bool) (int, bool) {
 	start, held := from, 0
-	for j := from; j < c; {
+	for j := from; j < end; {
 		switch id := ids[j]; {
 		case id == single[hmStart] || id == single[hmChannel] && !inHeader:
 			start, held, inHeader = j, len(harmonyStart), true
@@ -744,7 +746,7 @@ func headerStart(tok tokenizer.Tokenizer, single, ids []int, from, c int, inHead
 			j++
 		default: // a run of text, whose bytes the grammar checks as they come
 			k := j + 1
-			for k < c && !isMarkerID(single, ids[k]) {
+			for k < end && !isMarkerID(single, ids[k]) {
 				k++
 			}
 			t := tok.Decode(ids[j:k])
@@ -754,10 +756,7 @@ func headerStart(tok tokenizer.Tokenizer, single, ids []int, from, c int, inHead
 			j = k
 		}
 	}
-	if !inHeader {
-		return c
-	}
-	return start
+	return start, inHeader
 }
 
 // harmonyEntry describes Harmony's names for the registry-wide tests.
