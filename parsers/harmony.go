@@ -2,6 +2,7 @@ package parsers
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -632,11 +633,12 @@ func buildHarmony(tok tokenizer.Tokenizer, cfg reasoning.Config, rawTools bool) 
 	return newShell(&harmonySpec, tok, cfg, harmonyStartOf(cfg, tok, rawTools))
 }
 
-// idRules gives Harmony's end check its look-back, when the control
-// tokens it looks for are single tokens (see harmonyLookBack); else the IDs are
-// walked.
+// idRules gives Harmony's end check its look-back, when every control
+// token is a single token (see harmonyLookBack): the look-back reads any
+// other ID as text, which a control token of several IDs is not to the
+// grammar. Else the IDs are walked.
 func (g *harmonyGrammar) idRules(s *shell) idRules {
-	if s.single[hmStart] < 0 || s.single[hmChannel] < 0 || s.single[hmMessage] < 0 {
+	if !s.allOne {
 		return nil
 	}
 	return harmonyLookBack{walkRules{s}}
@@ -649,9 +651,17 @@ func (g *harmonyGrammar) idRules(s *shell) idRules {
 type harmonyLookBack struct{ walkRules }
 
 func (h harmonyLookBack) ended(ids []int) bool {
+	g := h.s.initial.(*harmonyGrammar)
+	inHeader := g.phase == harmonyInHeader
 	c, found := lastChannel(h.s.single, ids)
-	inHeader := h.s.initial.(*harmonyGrammar).phase == harmonyInHeader
-	return found && finalBegins(h.s.tok, h.s.single, ids, c, inHeader)
+	if !found {
+		// Only the header the prompt began (prefix) may hold the channel.
+		if !inHeader || g.prefix == "" || slices.Contains(ids, h.s.single[hmStart]) {
+			return false
+		}
+		c = -1
+	}
+	return finalBegins(h.s.tok, h.s.single, ids, c, inHeader, g.prefix)
 }
 
 // endAfter looks back again, unless the IDs after from keep the answer
@@ -680,12 +690,13 @@ func lastChannel(single, ids []int) (int, bool) {
 
 // finalBegins reports whether the header at the <|channel|> at c is a final
 // one without a recipient, complete with its <|message|>; the response
-// starts in a header when inHeader.
-func finalBegins(tok tokenizer.Tokenizer, single, ids []int, c int, inHeader bool) bool {
+// starts in a header when inHeader, whose text in the prompt is prefix
+// (c is -1 where that header holds the channel).
+func finalBegins(tok tokenizer.Tokenizer, single, ids []int, c int, inHeader bool, prefix string) bool {
 	// The header may hold " to=..." before the channel. It began where the
 	// grammar began it, at or after the last <|start|> or the last control
 	// token that is not part of a header (from): see headerStart.
-	from := c
+	from := max(c, 0)
 	for from > 0 {
 		id := ids[from-1]
 		if id == single[hmStart] {
@@ -706,7 +717,11 @@ func finalBegins(tok tokenizer.Tokenizer, single, ids []int, c int, inHeader boo
 			if !ok {
 				return false // not a header, as the grammar reads it
 			}
-			h := parseHarmonyHeader(tok.Decode(ids[start:i]))
+			raw := tok.Decode(ids[max(start, 0):i])
+			if start < 0 { // the prompt's header
+				raw = prefix + raw
+			}
+			h := parseHarmonyHeader(raw)
 			return h.channel == "final" && h.recipient == ""
 		case single[hmConstrain]:
 		default:
@@ -720,7 +735,8 @@ func finalBegins(tok tokenizer.Tokenizer, single, ids []int, c int, inHeader boo
 
 // headerStart reads ids[from:end] as the grammar does, from where it
 // stands in a header when inHeader, and returns where the header it stands
-// in at end began, or false where it stands in none. ids[from:end] hold no
+// in at end began (-1: before from, the one it stood in), or false where
+// it stands in none. ids[from:end] hold no
 // control token but <|start|> (first, if any), <|channel|> and
 // <|constrain|>. A header ends, not one, at text with a newline or that
 // takes it past maxHeader bytes (see harmonyGrammar.text): a control token
@@ -728,6 +744,9 @@ func finalBegins(tok tokenizer.Tokenizer, single, ids []int, c int, inHeader boo
 // (marker).
 func headerStart(tok tokenizer.Tokenizer, single, ids []int, from, end int, inHeader bool) (int, bool) {
 	start, held := from, 0
+	if inHeader {
+		start = -1 // the header the response starts in, unless one begins
+	}
 	for j := from; j < end; {
 		switch id := ids[j]; {
 		case id == single[hmStart] || id == single[hmChannel] && !inHeader:

@@ -476,3 +476,44 @@ func TestHarmonyHeldHeader(t *testing.T) {
 		}
 	}
 }
+
+// TestHarmonyLookBackPrompt checks the end check's look-back (every control
+// token one ID) against the grammar's walk (every byte one ID) where the
+// prompt ends inside a header: the header's text in the prompt counts, its
+// channel or recipient included, and the IDs may or may not begin with the
+// prompt's.
+func TestHarmonyLookBackPrompt(t *testing.T) {
+	markers := []string{"<|start|>", "<|channel|>", "<|message|>", "<|constrain|>", "<|end|>", "<|return|>", "<|call|>", "<|endoftext|>"}
+	tok, bytes := conformance.ToyVocab(markers), conformance.ToyVocab(nil)
+	const turn = "<|start|>user<|message|>Hi<|end|><|start|>assistant"
+	for _, c := range []struct{ prompt, out string }{
+		{turn + "<|channel|>final", "<|message|>Hello"},
+		{turn + "<|channel|>final", "<|constrain|>json<|message|>{}"},
+		{turn + " to=functions.f", "<|channel|>final<|message|>x"},
+		{turn + "<|channel|>commentary to=functions.f", "<|channel|>final<|message|>x"},
+		{turn + "<|channel|>fin", "al<|message|>x"},
+		{turn + "<|channel|>analysis", " to=f<|channel|>final<|message|>x"},
+		{turn + strings.Repeat("a", 200), "<|channel|>final<|message|>x"},
+		{turn + "<|channel|>final", "\n<|message|>x"},
+		{turn + "<|channel|>final", "<|start|>assistant<|message|>x"},
+	} {
+		for _, name := range []string{"openai_gptoss", "beam"} {
+			p, err := reasoning.New(name, tok, reasoning.WithPrompt(c.prompt, tok.Encode(c.prompt)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			walk, err := reasoning.New(name, bytes, reasoning.WithPrompt(c.prompt, bytes.Encode(c.prompt)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids := tok.Encode(c.out)
+			want := walk.IsReasoningEnd(bytes.Encode(c.out))
+			if got := p.IsReasoningEnd(ids); got != want {
+				t.Errorf("%s, prompt %q, output %q: IsReasoningEnd = %v, the walk %v", name, c.prompt, c.out, got, want)
+			}
+			if got := p.IsReasoningEnd(slices.Concat(tok.Encode(c.prompt), ids)); got != want {
+				t.Errorf("%s, prompt %q, output %q after the prompt's IDs: IsReasoningEnd = %v, the walk %v", name, c.prompt, c.out, got, want)
+			}
+		}
+	}
+}
