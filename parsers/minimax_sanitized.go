@@ -905,8 +905,89 @@ func (p *pathRule) feed(s string, eof bool) string {
 		if p.short(s, seen) {
 			return s
 		}
+	} else if p.hold != "" && n > 0 && n <= maxShort && s[n-1] < utf8.RuneSelf && !eof {
+		if out, ok := p.settle(s); ok {
+			return out
+		}
 	}
 	return p.bulk(s, eof)
+}
+
+// settle is feed for s, a short delta that ends in an ASCII character,
+// after held text that begins an undecided try: it decides the try over
+// the held text and s without joining them. It reports false, with the
+// state as it was, when the held text is no try's, or the try does not
+// match, or what follows the match in s is one a try would read (then
+// bulk reads the held text and s).
+func (p *pathRule) settle(s string) (string, bool) {
+	h := p.hold
+	if !p.path || normClass[h[0]]&cRun == 0 {
+		return "", false // a character cut in two
+	}
+	// The run, h[:r] and then s[:k] when it fills h, and the extension
+	// after it, up to s[x].
+	r, k, dots, seen := 0, 0, 0, uint8(0)
+	for ; r < len(h); r++ {
+		c := normClass[h[r]]
+		if c&cRun == 0 {
+			break
+		}
+		dots += int(c & cDot)
+		seen |= c
+	}
+	for k := r; k < len(h); k++ {
+		if normClass[h[k]]&cAlnum == 0 {
+			return "", false // a character cut in two
+		}
+	}
+	ext := len(h) - r // the extension begun
+	if ext == 0 {
+		for ; k < len(s); k++ {
+			c := normClass[s[k]]
+			if c&cRun == 0 {
+				break
+			}
+			dots += int(c & cDot)
+			seen |= c
+		}
+		if r+k > maxSepRun {
+			return "", false // too long a run to join
+		}
+		if k == len(s) { // the run may go on
+			p.hold = p.slab.Append(h, s)
+			return "", true
+		}
+	}
+	x := k
+	for lim := min(len(s), k+17-ext); x < lim && normClass[s[x]]&cAlnum != 0; x++ {
+	}
+	switch ext += x - k; {
+	case dots == 0:
+		return "", false // no match (sepAndExt)
+	case x == len(s) && ext <= 16: // the extension may go on
+		p.hold = p.slab.Append(h, s)
+		return "", true
+	case ext == 0 || ext > 16 || s[x] >= utf8.RuneSelf || !pathEnds[s[x]] ||
+		seen&cDrop == 0 || p.empty || p.slash && h[0] == '.' && dots > 1:
+		return "", false // no match (try)
+	}
+	// A match: the scan starts over after it, and reads s[x:] as short.
+	run, slash, path, empty := p.run, p.slash, p.path, p.empty
+	p.run, p.slash, p.path, p.empty = false, false, false, false
+	rest := uint8(0)
+	for _, c := range []byte(s[x:]) {
+		rest |= normClass[c]
+	}
+	if !p.short(s[x:], rest) {
+		p.run, p.slash, p.path, p.empty = run, slash, path, empty
+		return "", false
+	}
+	p.hold = ""
+	start := p.slab.Begin(dots + len(h) - r + len(s) - k)
+	p.slab.WriteString(manyDots[:dots])
+	p.slab.WriteString(h[r:])
+	p.slab.WriteString(s[k:])
+	return p.slab.End(start), true
 }
 
 // bulk is feed for a text that is long, or after held text, or that a try
