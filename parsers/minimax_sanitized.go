@@ -508,11 +508,18 @@ func (p *nameRule) goOn(s string) string {
 		p.hold = p.slab.Append(p.hold, s)
 		return ""
 	}
+	rewrite := false
 	if c := s[i]; normClass[c]&cAlnum == 0 && st&nInRun != 0 && tr.spaced && c != '_' {
 		// A match (decide), rewritten when the name is special or the
-		// extension listed: feed rewrites it.
-		if n > i || tr.special || listedExtension(s[i-n:i]) {
+		// extension listed; feed reads an extension begun in the held
+		// text when the name is not special.
+		switch {
+		case tr.special:
+			rewrite = true
+		case n > i:
 			return p.feed(s, false)
+		default:
+			rewrite = listedExtension(s[i-n : i])
 		}
 		st = nInRun | nAfter
 	}
@@ -527,9 +534,23 @@ func (p *nameRule) goOn(s string) string {
 			keep, p.try.at = p.try.at, 0
 		}
 		p.hold = s[keep:]
+		if rewrite { // the held text, then s, begins with the try's run
+			start := p.slab.Begin(tr.dots + len(held) - tr.run + keep)
+			p.slab.WriteString(manyDots[:tr.dots])
+			if r := tr.run - len(held); r < 0 {
+				p.slab.WriteString(held[tr.run:])
+				p.slab.WriteString(s[:keep])
+			} else {
+				p.slab.WriteString(s[r:keep])
+			}
+			return p.slab.End(start)
+		}
 		return p.slab.Append(held, s[:keep])
 	}
 	// A try begins at s[j]: read on as feed does.
+	if rewrite {
+		p.cuts = append(p.cuts, nameCut{tr.at, tr.at + tr.run, tr.dots})
+	}
 	t := p.slab.Append(held, s)
 	keep := p.read(t, len(held)+j, false)
 	if len(p.cuts) > 0 {
