@@ -511,13 +511,12 @@ func (p *nameRule) goOn(s string) string {
 	rewrite := false
 	if c := s[i]; normClass[c]&cAlnum == 0 && st&nInRun != 0 && tr.spaced && c != '_' {
 		// A match (decide), rewritten when the name is special or the
-		// extension listed; feed reads an extension begun in the held
-		// text when the name is not special.
+		// extension listed.
 		switch {
 		case tr.special:
 			rewrite = true
-		case n > i:
-			return p.feed(s, false)
+		case n > i: // the extension begun in the held text
+			rewrite = listedSplit(p.hold[len(p.hold)-(n-i):], s[:i])
 		default:
 			rewrite = listedExtension(s[i-n : i])
 		}
@@ -1595,6 +1594,15 @@ func listedExtension(ext string) bool {
 		return false
 	}
 	k := packExt(ext)
+	return listedTable[k*listedMul>>56] == k
+}
+
+// listedSplit is listedExtension for the extension a+b.
+func listedSplit(a, b string) bool {
+	if len(a)+len(b) > 8 {
+		return false
+	}
+	k := packExt(a)<<(8*len(b)) | packExt(b)
 	return listedTable[k*listedMul>>56] == k
 }
 
