@@ -309,7 +309,11 @@ func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 		// Outside a path only a slash can begin one.
 		a.run = normClass[s[n-1]]&(cDrop|cBreak) == 0
 	} else if !a.short(s, seen) {
-		m.Content = p.feedNames(a.bulk(s, false))
+		out, ok := a.small(s)
+		if !ok {
+			out = a.bulk(s, false)
+		}
+		m.Content = p.feedNames(out)
 		return m
 	}
 	if p.slow || b.hold != "" && normClass[s[0]]&cRun != 0 {
