@@ -308,6 +308,8 @@ func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	if !a.path && !a.slash && seen&(cSlash|cLead) == 0 {
 		// Outside a path only a slash can begin one.
 		a.run = normClass[s[n-1]]&(cDrop|cBreak) == 0
+	} else if seen&(cDot|cSlash|cDrop|cBreak|cLead) == 0 {
+		a.ordinary() // as short
 	} else if !a.short(s, seen) {
 		out, ok := a.small(s)
 		if !ok {
