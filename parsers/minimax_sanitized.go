@@ -476,17 +476,7 @@ func (p *nameRule) goOn(s string) string {
 	st, n, tr := p.st, p.n, p.try
 	i := 0
 	if p.phase == tryRun {
-		for ; i < len(s) && tr.run <= maxSepRun; i++ {
-			k := normClass[s[i]]
-			if k&cRun == 0 {
-				break
-			}
-			tr.run++
-			tr.dots += int(k & cDot)
-			tr.spaced = tr.spaced || k&cDrop != 0
-			st = afterOf(k)
-		}
-		if i == len(s) { // the run may go on
+		if i, st = tr.runOn(s, i, st); i == len(s) { // the run may go on
 			p.st, p.try = st, tr
 			p.hold = p.slab.Append(p.hold, s)
 			return ""
@@ -495,21 +485,7 @@ func (p *nameRule) goOn(s string) string {
 			return p.feed(s, false)
 		}
 	}
-	for ; i < len(s); i++ {
-		k := normClass[s[i]]
-		switch {
-		case k&cAlnum == 0, st&nInRun != 0 && n >= 16:
-		case st&nInRun != 0:
-			n++
-			st |= k & cSpecial
-			continue
-		default:
-			st, n = nameBegins(st, k), 1
-			continue
-		}
-		break
-	}
-	if i == len(s) { // the extension may go on
+	if i, st, n = extOn(s, i, st, n); i == len(s) { // the extension may go on
 		p.st, p.n, p.try, p.phase = st, n, tr, tryExt
 		p.hold = p.slab.Append(p.hold, s)
 		return ""
@@ -1385,16 +1361,7 @@ scan:
 			i++
 		case tryRun:
 			tr := &p.try
-			for ; i < end && tr.run <= maxSepRun; i++ {
-				k := normClass[t[i]]
-				if k&cRun == 0 {
-					break
-				}
-				tr.run++
-				tr.dots += int(k & cDot)
-				tr.spaced = tr.spaced || k&cDrop != 0
-				st = afterOf(k)
-			}
+			i, st = tr.runOn(t[:end], i, st)
 			switch {
 			case tr.run > maxSepRun && i < len(t): // too long a run to join
 				phase = noTry
@@ -1407,20 +1374,7 @@ scan:
 			}
 			phase = tryExt
 		case tryExt:
-			for ; i < end; i++ {
-				k := normClass[t[i]]
-				switch {
-				case k&cAlnum == 0, st&nInRun != 0 && n >= 16:
-				case st&nInRun != 0:
-					n++
-					st |= k & cSpecial
-					continue
-				default:
-					st, n = nameBegins(st, k), 1
-					continue
-				}
-				break
-			}
+			i, st, n = extOn(t[:end], i, st, n)
 			switch {
 			case i == end:
 				break scan
@@ -1446,6 +1400,42 @@ scan:
 		return p.try.at
 	}
 	return end
+}
+
+// runOn reads on in the try's run from t[i], in state st, and returns
+// where it stopped, at a character that is no run's, the end of t or the
+// run's 66th byte, and the state there.
+func (tr *nameTry) runOn(t string, i int, st uint8) (int, uint8) {
+	for ; i < len(t) && tr.run <= maxSepRun; i++ {
+		k := normClass[t[i]]
+		if k&cRun == 0 {
+			break
+		}
+		tr.run++
+		tr.dots += int(k & cDot)
+		tr.spaced = tr.spaced || k&cDrop != 0
+		st = afterOf(k)
+	}
+	return i, st
+}
+
+// extOn reads on in a try's extension from t[i], in state st after a run
+// of name characters n long, and returns where it stopped, at a character
+// that is no letter or digit, the end of t or the extension's 17th
+// character, and the state there.
+func extOn(t string, i int, st uint8, n int) (int, uint8, int) {
+	for ; i < len(t); i++ {
+		k := normClass[t[i]]
+		if k&cAlnum == 0 || st&nInRun != 0 && n >= 16 {
+			break
+		}
+		if st&nInRun == 0 { // nameBegins for a letter or digit
+			st, n = nInRun|nAfter|(^st&nAfter)*nName, 0
+		}
+		n++
+		st |= k & cSpecial
+	}
+	return i, st, n
 }
 
 // plain reads t[i:], which more text may follow, outside a try, or after
