@@ -467,11 +467,11 @@ func (p *sanitized) feedNames(s string) string {
 // goOn is feed for s, which ends in an ASCII character, in a try whose run
 // has a dot, after no character cut in two: it reads on in the try, as
 // read does, from the state it is in, without reading the text it holds
-// again; it holds s too while the try is undecided. Where the run grows
-// longer than maxSepRun, or the try matches and its text may be rewritten
-// (a special name, a listed extension, or an extension begun in the held
-// text), it leaves the state as it was and feed reads the held text and s.
-// What follows a try that ended it reads as feed does.
+// again; it holds s too while the try is undecided, and rewrites the run
+// of a match that is rewritten (a special name or a listed extension).
+// Where the run grows longer than maxSepRun, it leaves the state as it
+// was and feed reads the held text and s. What follows a try that ended
+// it reads as feed does.
 func (p *nameRule) goOn(s string) string {
 	st, n, tr := p.st, p.n, p.try
 	i := 0
