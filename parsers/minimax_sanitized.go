@@ -384,13 +384,23 @@ func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 
 // dotted is ExtractStreaming's rule (b) for s, a short delta with a dot
 // that rule (a) took whole, after no held text but a run of whitespace
-// with no dot that s ends: when its dots are all in a run at its end, a
-// try there is undecided, and it begins when a name precedes the run.
-// Any other such delta goes through feedNames.
+// with no dot that s ends: when its dots are all in a run at its end, or
+// in one that at most 16 letters and digits follow to its end, a try there
+// is undecided, and it begins when a name precedes the run. Any other such
+// delta goes through feedNames.
 func (p *sanitized) dotted(s string) string {
 	b := &p.names
 	n := len(s)
-	j, dots, seen := n, 0, uint8(0)
+	// The run, s[j:x], and the extension a try there may have begun, s[x:].
+	x := n
+	if normClass[s[n-1]]&cAlnum != 0 {
+		for x--; x > 0 && normClass[s[x-1]]&cAlnum != 0; x-- {
+		}
+		if n-x > 16 {
+			return p.feedNames(s)
+		}
+	}
+	j, dots, seen := x, 0, uint8(0)
 	for j > 0 {
 		c := normClass[s[j-1]]
 		if c&cRun == 0 {
@@ -400,7 +410,7 @@ func (p *sanitized) dotted(s string) string {
 		seen |= c
 		j--
 	}
-	if j == n || strings.IndexByte(s[:j], '.') >= 0 {
+	if j == x || strings.IndexByte(s[:j], '.') >= 0 {
 		return p.feedNames(s)
 	}
 	held, out := b.hold, s
@@ -411,12 +421,21 @@ func (p *sanitized) dotted(s string) string {
 			b.st = afterOf(c)
 		}
 	}
+	phase := uint8(noTry)
 	if b.st&(nInRun|nName) == nInRun|nName && b.n <= 256 {
-		b.try = nameTry{run: n - j, dots: dots, spaced: seen&cDrop != 0, special: b.st&cSpecial != 0}
-		b.phase, b.st, b.hold, out = tryRun, afterOf(normClass[s[n-1]]), s[j:], s[:j]
+		b.try = nameTry{run: x - j, dots: dots, spaced: seen&cDrop != 0, special: b.st&cSpecial != 0}
+		phase, b.hold, out = tryRun, s[j:], s[:j]
 		p.slow = true
 	} else {
-		b.phase, b.st, b.hold = noTry, afterOf(normClass[s[n-1]]), ""
+		b.hold = ""
+	}
+	if x == n {
+		b.phase, b.st = phase, afterOf(normClass[s[n-1]])
+	} else { // in the extension, or after the run
+		b.nameEnds(s, n)
+		if b.phase = noTry; phase == tryRun {
+			b.phase = tryExt
+		}
 	}
 	if held != "" {
 		return b.slab.Append(held, out)
