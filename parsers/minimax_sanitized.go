@@ -593,7 +593,8 @@ const (
 // decided yet, and what it joins output in.
 //
 // Rule (a) reads its text, held text and the delta joined, in bulk (a short
-// delta no try reads, the common one, it takes whole: pathRule.feed). Only
+// delta no try reads, the common one, it takes whole: pathRule.feed; a held
+// try that a short delta decides, it decides over both: settle). Only
 // a try, which reads what follows a run of dots and droppable whitespace,
 // can rewrite text, hold it back or change what a later try does (rule a's
 // empty), and it can do so only at a run that has a dot and such whitespace
