@@ -948,30 +948,18 @@ func (p *pathRule) settle(s string) (string, bool) {
 	}
 	// The run, h[:r] and then s[:k] when it fills h, and the extension
 	// after it, up to s[x].
-	r, k, dots, seen := 0, 0, 0, uint8(0)
-	for ; r < len(h); r++ {
-		c := normClass[h[r]]
-		if c&cRun == 0 {
-			break
-		}
-		dots += int(c & cDot)
-		seen |= c
-	}
-	for k := r; k < len(h); k++ {
-		if normClass[h[k]]&cAlnum == 0 {
+	r, dots, seen := runIn(h)
+	for e := r; e < len(h); e++ {
+		if normClass[h[e]]&cAlnum == 0 {
 			return "", false // a character cut in two
 		}
 	}
-	ext := len(h) - r // the extension begun
+	k, ext := 0, len(h)-r // the extension begun
 	if ext == 0 {
-		for ; k < len(s); k++ {
-			c := normClass[s[k]]
-			if c&cRun == 0 {
-				break
-			}
-			dots += int(c & cDot)
-			seen |= c
-		}
+		var d int
+		var c uint8
+		k, d, c = runIn(s)
+		dots, seen = dots+d, seen|c
 		if r+k > maxSepRun {
 			return "", false // too long a run to join
 		}
@@ -1127,6 +1115,20 @@ func (p *pathRule) short(s string, seen uint8) bool {
 	}
 	p.run, p.slash, p.path, p.empty = run, slash, path, empty
 	return true
+}
+
+// runIn returns the length of the run of dots and droppable whitespace
+// that t begins with, its dots and its bytes' classes.
+func runIn(t string) (n, dots int, seen uint8) {
+	for ; n < len(t); n++ {
+		c := normClass[t[n]]
+		if c&cRun == 0 {
+			break
+		}
+		dots += int(c & cDot)
+		seen |= c
+	}
+	return n, dots, seen
 }
 
 // sep reads t[i:end], dots and droppable whitespace, one at a time from
