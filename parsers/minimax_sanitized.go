@@ -311,7 +311,10 @@ func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	} else if seen&(cDot|cSlash|cDrop|cBreak|cLead) == 0 {
 		a.ordinary() // as short
 	} else if !a.short(s, seen) {
-		out, ok := a.small(s)
+		out, ok := "", false
+		if seen&cLead == 0 { // else small would not read it
+			out, ok = a.small(s)
+		}
 		if !ok {
 			out = a.bulk(s, false)
 		}
@@ -433,7 +436,8 @@ func (p *sanitized) dotted(s string) string {
 		b.phase, b.st = phase, afterOf(normClass[s[n-1]])
 	} else { // in the extension, or after the run
 		b.nameEnds(s, n)
-		if b.phase = noTry; phase == tryRun {
+		b.phase = noTry
+		if phase == tryRun {
 			b.phase = tryExt
 		}
 	}
@@ -1617,7 +1621,7 @@ func listedExtension(ext string) bool {
 
 // listedSplit is listedExtension for the extension a+b.
 func listedSplit(a, b string) bool {
-	if len(a)+len(b) > 8 {
+	if n := len(a) + len(b); n > 8 || n == 0 {
 		return false
 	}
 	k := packExt(a)<<(8*len(b)) | packExt(b)
