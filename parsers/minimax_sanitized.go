@@ -214,10 +214,14 @@ func (p *pathRule) pathAt(s string, la, n, start, end, x int) (nameCut, int) {
 		if lo == from {
 			lo = lo2
 		}
-		p.run, p.slash, p.path, p.empty = true, n == start && normClass[s[start-1]]&cSlash != 0 && start-1 > from, lo >= 0 && lo < start-1, false
-		if p.path && !p.slash {
+		slash, path := n == start && normClass[s[start-1]]&cSlash != 0 && start-1 > from, lo >= 0 && lo < start-1
+		if !slash {
+			if !path {
+				return nameCut{}, 0
+			}
 			return nameCut{start, end, dotsIn(s[start:end])}, x
 		}
+		p.run, p.slash, p.path, p.empty = true, slash, path, false
 	} else {
 		// A dot may have marked the stretch (empty), and a try after the
 		// run's first byte may be the one that matches.
