@@ -278,8 +278,21 @@ func (s *Scanner) Quiet(t string) bool {
 		return false
 	}
 	work.Add(len(t))
-	if s.only >= 0 { // noneStarts' common case, without its call
-		return strings.IndexByte(t, byte(s.only)) < 0
+	if s.only >= 0 { // no byte of t is the first byte all markers share
+		// A t of at most 8 bytes, the common delta, is read as one word
+		// of its bytes alone, some of them twice, which costs less than
+		// strings.IndexByte's call: two overlapping halves of 4 bytes,
+		// or t[0], t[n/2] and t[n-1], which are all of a shorter t.
+		var x uint64
+		switch n := len(t); {
+		case n >= 4 && n <= 8:
+			x = uint64(word32(t)) | uint64(word32(t[n-4:]))<<32
+		case n > 0 && n < 4:
+			x = uint64(t[0])*lows&^0xffff00 | uint64(t[n>>1])<<8 | uint64(t[n-1])<<16
+		default:
+			return strings.IndexByte(t, byte(s.only)) < 0
+		}
+		return !holdsByte(x, byte(s.only))
 	}
 	// Where the active markers do not all begin with one byte, and one of
 	// their first bytes may be common in text (Muse's "to="): one pass
@@ -323,6 +336,24 @@ func (s *Scanner) Quiet(t string) bool {
 	}
 	return true
 }
+
+// holdsByte reports whether a byte of x is c.
+func holdsByte(x uint64, c byte) bool {
+	x ^= uint64(c) * lows
+	return (x-lows)&^x&highs != 0 // a byte of x is 0
+}
+
+// word32 returns t's first 4 bytes as one little-endian word.
+func word32(t string) uint32 {
+	_ = t[3]
+	return uint32(t[0]) | uint32(t[1])<<8 | uint32(t[2])<<16 | uint32(t[3])<<24
+}
+
+// lows and highs are the lowest and highest bit of every byte of a word.
+const (
+	lows  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
 
 // see notes what Quiet found in t (see Scanner.seen).
 func (s *Scanner) see(t string, at, k int, cand uint64) {
@@ -424,7 +455,11 @@ func (s *Scanner) Next() (held, text string, m int) {
 	if s.only < 0 && len(rest) <= 32 && s.active != 0 { // a delta, where the markers do not all begin with one byte
 		return s.nextShort(held, rest)
 	}
-	if (len(rest) <= 32 || s.active == 0) && s.noneStarts(rest) { // the common delta: nothing to look for
+	// The common delta: nothing to look for. Quiet (nothing is held now)
+	// answers for a short rest where the markers share a first byte, or
+	// where none is active; a longer rest is index's, which searches it
+	// once.
+	if (len(rest) <= 32 || s.active == 0) && s.Quiet(rest) {
 		s.cur = len(s.delta)
 		return held, rest, -1
 	}
@@ -524,23 +559,6 @@ func (s *Scanner) Flush() string {
 	h := s.join(s.held, s.delta[s.cur:])
 	s.held, s.cand, s.delta, s.cur = "", 0, "", 0
 	return h
-}
-
-// noneStarts reports, cheaply, that no active marker starts in t, so that
-// all of t is text: no byte of it is the first byte all active markers
-// share. A short t where they share none is nextShort's, and a longer t
-// index's, which searches it once: Next asks noneStarts only of a t of at
-// most 32 bytes where the active markers share a first byte (s.only >= 0),
-// or where none is active. False means only that t must be searched.
-func (s *Scanner) noneStarts(t string) bool {
-	work.Add(len(t))
-	switch {
-	case s.active == 0:
-		return true
-	case len(t) > 32: // index searches it, once
-		return false
-	}
-	return strings.IndexByte(t, byte(s.only)) < 0
 }
 
 // matchAcross looks for an active marker that starts at the beginning of

@@ -1,6 +1,7 @@
 package marker
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -548,6 +549,37 @@ func TestQuiet(t *testing.T) {
 			got := scanQuiet(t, &s, deltas, nil, what)
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Fatalf("markers %q, input %q, deltas %q: mismatch (-want +got):\n%s", set.markers, input, deltas, diff)
+			}
+		}
+	}
+}
+
+// TestQuietWord checks Quiet, which reads a short delta as a word, against
+// strings.IndexByte: for markers that share a first byte c (the NUL byte,
+// ASCII, a byte with its high bit set), every delta of up to 12 bytes with
+// c at one place or at none, among bytes that differ from c by a bit
+// (where a word's arithmetic could carry).
+func TestQuietWord(t *testing.T) {
+	for _, c := range []byte{0, 1, '<', 0x7f, 0x80, 0xef, 0xff} {
+		markers := []string{string([]byte{c, 'a'}), string([]byte{c, 'b', 'c'})}
+		for _, fill := range []byte{c ^ 1, c ^ 0x80, c + 1, c - 1, 0, 0xff} {
+			if fill == c {
+				continue
+			}
+			for n := 0; n <= 12; n++ {
+				for at := -1; at < n; at++ {
+					b := bytes.Repeat([]byte{fill}, n)
+					if at >= 0 {
+						b[at] = c
+					}
+					d := string(b)
+					want := strings.IndexByte(d, c) < 0
+					var s Scanner
+					s.Reset(markers)
+					if got := s.Quiet(d); got != want {
+						t.Errorf("c %#x: Quiet(%q) = %t, want %t", c, d, got, want)
+					}
+				}
 			}
 		}
 	}
