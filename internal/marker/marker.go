@@ -65,6 +65,10 @@ type Scanner struct {
 	// seconds[i] is the set of the second bytes of tabs[i]'s markers (bit
 	// c%64 of word c/64 for byte c), where several begin with one byte.
 	seconds [setsKept + 1][4]uint64
+	// parts[i] is where tabs[i]'s markers part: the bytes they have after
+	// lead, which all of them share, each with the markers that have it
+	// (see parted).
+	parts   [setsKept + 1]parts
 	slot    int    // the active set's entry of tabs
 	only    int    // the one first byte all active markers share, else -1
 	lead    string // the longest prefix all active markers share ("" when none)
@@ -235,11 +239,17 @@ func (s *Scanner) fillTable() {
 		t[s.markers[bits.TrailingZeros64(m)][0]] = 0
 	}
 	*second = [4]uint64{}
+	pt := &s.parts[s.slot]
+	*pt = parts{}
+	q := len(s.lead)
 	for m := s.active; m != 0; m &= m - 1 {
 		k := bits.TrailingZeros64(m)
 		mk := s.markers[k]
 		if len(mk) > 1 {
 			second[mk[1]>>6] |= 1 << (mk[1] & 63)
+		}
+		if len(mk) > q {
+			pt.add(mk[q], k)
 		}
 		c := mk[0]
 		if t[c] == 0 {
@@ -253,6 +263,56 @@ func (s *Scanner) fillTable() {
 
 // manyFirst in Scanner.tabs: several active markers begin with the byte.
 const manyFirst = 255
+
+// parts holds the bytes a set's markers have where they part, after the
+// prefix all of them share: up to 8 bytes, each with the markers that
+// have it.
+type parts struct {
+	bytes uint64    // byte i is that of sets[i]; the rest repeat byte 0
+	sets  [8]uint64 // the markers by byte
+	n     int8      // bytes held; -1: more than 8
+}
+
+// add notes that marker k has byte c where the markers part.
+func (p *parts) add(c byte, k int) {
+	if p.n < 0 {
+		return
+	}
+	x := p.bytes ^ uint64(c)*lows
+	if z := (x - lows) &^ x & highs; z != 0 && p.n > 0 { // c is there: the lowest such byte is its own
+		p.sets[bits.TrailingZeros64(z)>>3] |= 1 << k
+		return
+	}
+	if p.n == 8 {
+		p.n = -1
+		return
+	}
+	if p.n == 0 {
+		p.bytes = uint64(c) * lows
+	} else {
+		p.bytes = p.bytes&^(0xff<<(8*p.n)) | uint64(c)<<(8*p.n)
+	}
+	p.sets[p.n] = 1 << k
+	p.n++
+}
+
+// parted returns the active markers that have byte c where they part,
+// after lead; all of them where there are more than 8 such bytes.
+func (s *Scanner) parted(c byte) uint64 {
+	p := &s.parts[s.slot]
+	if s.tabOf[s.slot] != s.active {
+		s.fillTable()
+	}
+	if p.n < 0 {
+		return s.active
+	}
+	x := p.bytes ^ uint64(c)*lows
+	z := (x - lows) &^ x & highs
+	if z == 0 {
+		return 0
+	}
+	return p.sets[bits.TrailingZeros64(z)>>3]
+}
 
 // Active returns the active set.
 func (s *Scanner) Active() uint64 { return s.active }
@@ -534,7 +594,22 @@ func (s *Scanner) extend(h, b string) (k int, more uint64) {
 	if b == "" {
 		return -1, s.cand
 	}
-	for m := s.cand; m != 0; m &= m - 1 {
+	cand := s.cand
+	if q := len(s.lead); p <= q && q < s.short { // h is lead, or part of it: every active marker is in cand
+		n := min(q-p, len(b))
+		work.Add(n)
+		for i := range n {
+			if s.lead[p+i] != b[i] {
+				return -1, 0
+			}
+		}
+		if n == len(b) {
+			return -1, cand
+		}
+		p, b = q, b[n:]
+		cand &= s.parted(b[0])
+	}
+	for m := cand; m != 0; m &= m - 1 {
 		k := bits.TrailingZeros64(m)
 		mk := s.markers[k]
 		if mk[p] != b[0] { // they part at once: the common case where several go on from h
@@ -692,7 +767,7 @@ func (s *Scanner) partial(t string) (n int, cand uint64) {
 		if p == len(suffix) { // of all: none is as short as suffix, which is shorter than the longest
 			return p, s.active
 		} else if p == len(s.lead) {
-			for m := s.active; m != 0; m &= m - 1 {
+			for m := s.parted(suffix[p]); m != 0; m &= m - 1 {
 				j := bits.TrailingZeros64(m)
 				if mk := s.markers[j]; len(suffix) < len(mk) && equalFrom(mk, suffix, p) {
 					cand |= 1 << j

@@ -585,6 +585,35 @@ func TestQuietWord(t *testing.T) {
 	}
 }
 
+// TestParts checks the scan of markers cut short by a delta's end where
+// the markers part after a shared prefix at up to 8 bytes, and at more
+// (where the scanner tries each), against the reference, on random text
+// cut into short deltas.
+func TestParts(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, n := range []int{2, 3, 8, 9, 12} {
+		var markers, alphabet []string
+		for i := range n {
+			mk := fmt.Sprintf("<|%c%s|>", 'a'+i, strings.Repeat("x", i%3))
+			markers = append(markers, mk)
+			alphabet = append(alphabet, mk, mk[:len(mk)-1], mk[:3])
+		}
+		markers = append(markers, "<|ab|>", "<|b|>x") // parting again after "<|a" and after "<|b"
+		alphabet = append(alphabet, "<", "<|", "|", ">", "a", "x", " ")
+		if err := Check(markers); err != nil {
+			t.Fatal(err)
+		}
+		for range 2000 {
+			input := randomText(r, alphabet, 20)
+			want := reference(markers, input)
+			got, _ := scan(markers, randomCuts(r, input, 5))
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Fatalf("markers %q, input %q: mismatch (-want +got):\n%s", markers, input, diff)
+			}
+		}
+	}
+}
+
 // randomText joins up to n-1 pieces of alphabet drawn by r.
 func randomText(r *rand.Rand, alphabet []string, n int) string {
 	var b strings.Builder
