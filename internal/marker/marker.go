@@ -297,12 +297,10 @@ func (p *parts) add(c byte, k int) {
 }
 
 // parted returns the active markers that have byte c where they part,
-// after lead; all of them where there are more than 8 such bytes.
+// after lead; all of them where there are more than 8 such bytes. The
+// active set's table is filled (see table).
 func (s *Scanner) parted(c byte) uint64 {
 	p := &s.parts[s.slot]
-	if s.tabOf[s.slot] != s.active {
-		s.fillTable()
-	}
 	if p.n < 0 {
 		return s.active
 	}
@@ -609,6 +607,7 @@ func (s *Scanner) extend(h, b string) (k int, more uint64) {
 			return -1, cand
 		}
 		p, b = q, b[n:]
+		s.table()
 		cand &= s.parted(b[0])
 	}
 	for m := cand; m != 0; m &= m - 1 {
