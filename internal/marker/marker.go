@@ -513,17 +513,15 @@ func (s *Scanner) Next() (held, text string, m int) {
 	if s.only < 0 && len(rest) <= 32 && s.active != 0 { // a delta, where the markers do not all begin with one byte
 		return s.nextShort(held, rest)
 	}
-	// A rest shorter than every marker holds none: only its end may start
-	// one, which partial looks for, as cheaply as Quiet would look first.
-	if len(rest) >= s.short {
-		// The common delta: nothing to look for. Quiet (nothing is held
-		// now) answers for a short rest where the markers share a first
-		// byte, or where none is active; a longer rest is index's, which
-		// searches it once.
-		if (len(rest) <= 32 || s.active == 0) && s.Quiet(rest) {
-			s.cur = len(s.delta)
-			return held, rest, -1
-		}
+	// The common delta: nothing to look for. Quiet (nothing is held now)
+	// answers for a short rest where the markers share a first byte, or
+	// where none is active; a longer rest is index's, which searches it
+	// once.
+	if (len(rest) <= 32 || s.active == 0) && s.Quiet(rest) {
+		s.cur = len(s.delta)
+		return held, rest, -1
+	}
+	if len(rest) >= s.short { // a shorter delta holds no marker: only its end may start one
 		if pos, k := s.index(rest); k >= 0 {
 			s.cur += pos + len(s.markers[k])
 			return held, rest[:pos], k
