@@ -433,17 +433,16 @@ func (g *harmonyGrammar) beginHeader(mk string, at int) {
 
 // marker applies control token k.
 func (g *harmonyGrammar) marker(k, at int, out emitter) {
-	mk := harmonyMarkers[k]
 	switch g.phase {
 	case harmonyInHeader:
 		switch k {
 		case hmChannel, hmConstrain:
-			g.hold(mk, at)
+			g.hold(harmonyMarkers[k], at)
 		case hmMessage:
 			g.open(at, out)
 		case hmStart:
 			g.degrade(out) // the header before it never got its <|message|>
-			g.beginHeader(mk, at)
+			g.beginHeader(harmonyMarkers[k], at)
 		default: // a terminator ends a message that never had a body
 			g.degrade(out)
 			g.phase = harmonyInBetween
@@ -451,18 +450,18 @@ func (g *harmonyGrammar) marker(k, at int, out emitter) {
 	case harmonyInBody:
 		switch k {
 		case hmEnd, hmReturn, hmCall, hmEndOfText:
-			g.close(mk, at, out)
+			g.close(harmonyMarkers[k], at, out)
 			g.phase = harmonyInBetween
 		case hmStart, hmChannel: // a new message without the old one's terminator
 			g.close("", at, out)
-			g.beginHeader(mk, at)
+			g.beginHeader(harmonyMarkers[k], at)
 		default: // <|message|> or <|constrain|> inside a body: text
-			g.body(mk, at, out)
+			g.body(harmonyMarkers[k], at, out)
 		}
 	default:
 		switch k {
 		case hmStart, hmChannel:
-			g.beginHeader(mk, at)
+			g.beginHeader(harmonyMarkers[k], at)
 		case hmMessage: // a body without a header
 			g.msg, g.route, g.phase = harmonyHeader{}, routeContent, harmonyInBody
 		}

@@ -435,7 +435,7 @@ func (d *driver) feedWhole(t tableMover, output string, x *gather) {
 		if d.fast < 0 { // the grammar holds something: it takes the marker
 			d.g.marker(k, at, x.emit)
 		} else if st := t.move(k, at, x, known); st != nil {
-			d.use(st)
+			d.use(*st)
 			known = true
 			continue
 		}
@@ -446,12 +446,11 @@ func (d *driver) feedWhole(t tableMover, output string, x *gather) {
 
 // sync tells the scanner which markers count now.
 func (d *driver) sync() {
-	st := d.g.active()
-	d.use(&st)
+	d.use(d.g.active())
 }
 
-// use makes *st, the grammar's stance, the driver's.
-func (d *driver) use(st *stance) {
+// use makes st, the grammar's stance, the driver's.
+func (d *driver) use(st stance) {
 	d.mask = st.mask
 	if m := st.mask | d.extra; m != d.sc.Active() {
 		d.sc.SetActive(m)

@@ -65,6 +65,10 @@ type Scanner struct {
 	// seconds[i] is the set of the second bytes of tabs[i]'s markers (bit
 	// c%64 of word c/64 for byte c), where several begin with one byte.
 	seconds [setsKept + 1][4]uint64
+	// parts[i] is where tabs[i]'s markers part: the bytes they have after
+	// lead, which all of them share, each with the markers that have it
+	// (see parted).
+	parts   [setsKept + 1]parts
 	slot    int    // the active set's entry of tabs
 	only    int    // the one first byte all active markers share, else -1
 	lead    string // the longest prefix all active markers share ("" when none)
@@ -235,11 +239,17 @@ func (s *Scanner) fillTable() {
 		t[s.markers[bits.TrailingZeros64(m)][0]] = 0
 	}
 	*second = [4]uint64{}
+	pt := &s.parts[s.slot]
+	*pt = parts{}
+	q := len(s.lead)
 	for m := s.active; m != 0; m &= m - 1 {
 		k := bits.TrailingZeros64(m)
 		mk := s.markers[k]
 		if len(mk) > 1 {
 			second[mk[1]>>6] |= 1 << (mk[1] & 63)
+		}
+		if len(mk) > q {
+			pt.add(mk[q], k)
 		}
 		c := mk[0]
 		if t[c] == 0 {
@@ -253,6 +263,54 @@ func (s *Scanner) fillTable() {
 
 // manyFirst in Scanner.tabs: several active markers begin with the byte.
 const manyFirst = 255
+
+// parts holds the bytes a set's markers have where they part, after the
+// prefix all of them share: up to 8 bytes, each with the markers that
+// have it.
+type parts struct {
+	bytes uint64    // byte i is that of sets[i]; the rest repeat byte 0
+	sets  [8]uint64 // the markers by byte
+	n     int8      // bytes held; -1: more than 8
+}
+
+// add notes that marker k has byte c where the markers part.
+func (p *parts) add(c byte, k int) {
+	if p.n < 0 {
+		return
+	}
+	x := p.bytes ^ uint64(c)*lows
+	if z := (x - lows) &^ x & highs; z != 0 && p.n > 0 { // c is there: the lowest such byte is its own
+		p.sets[bits.TrailingZeros64(z)>>3] |= 1 << k
+		return
+	}
+	if p.n == 8 {
+		p.n = -1
+		return
+	}
+	if p.n == 0 {
+		p.bytes = uint64(c) * lows
+	} else {
+		p.bytes = p.bytes&^(0xff<<(8*p.n)) | uint64(c)<<(8*p.n)
+	}
+	p.sets[p.n] = 1 << k
+	p.n++
+}
+
+// parted returns the active markers that have byte c where they part,
+// after lead; all of them where there are more than 8 such bytes. The
+// active set's table is filled (see table).
+func (s *Scanner) parted(c byte) uint64 {
+	p := &s.parts[s.slot]
+	if p.n < 0 {
+		return s.active
+	}
+	x := p.bytes ^ uint64(c)*lows
+	z := (x - lows) &^ x & highs
+	if z == 0 {
+		return 0
+	}
+	return p.sets[bits.TrailingZeros64(z)>>3]
+}
 
 // Active returns the active set.
 func (s *Scanner) Active() uint64 { return s.active }
@@ -278,8 +336,21 @@ func (s *Scanner) Quiet(t string) bool {
 		return false
 	}
 	work.Add(len(t))
-	if s.only >= 0 { // noneStarts' common case, without its call
-		return strings.IndexByte(t, byte(s.only)) < 0
+	if s.only >= 0 { // no byte of t is the first byte all markers share
+		// A t of at most 8 bytes, the common delta, is read as one word
+		// of its bytes alone, some of them twice, which costs less than
+		// strings.IndexByte's call: two overlapping halves of 4 bytes,
+		// or t[0], t[n/2] and t[n-1], which are all of a shorter t.
+		var x uint64
+		switch n := len(t); {
+		case n >= 4 && n <= 8:
+			x = uint64(word32(t)) | uint64(word32(t[n-4:]))<<32
+		case n > 0 && n < 4:
+			x = uint64(t[0])*lows&^0xffff00 | uint64(t[n>>1])<<8 | uint64(t[n-1])<<16
+		default:
+			return strings.IndexByte(t, byte(s.only)) < 0
+		}
+		return !holdsByte(x, byte(s.only))
 	}
 	// Where the active markers do not all begin with one byte, and one of
 	// their first bytes may be common in text (Muse's "to="): one pass
@@ -323,6 +394,24 @@ func (s *Scanner) Quiet(t string) bool {
 	}
 	return true
 }
+
+// holdsByte reports whether a byte of x is c.
+func holdsByte(x uint64, c byte) bool {
+	x ^= uint64(c) * lows
+	return (x-lows)&^x&highs != 0 // a byte of x is 0
+}
+
+// word32 returns t's first 4 bytes as one little-endian word.
+func word32(t string) uint32 {
+	_ = t[3]
+	return uint32(t[0]) | uint32(t[1])<<8 | uint32(t[2])<<16 | uint32(t[3])<<24
+}
+
+// lows and highs are the lowest and highest bit of every byte of a word.
+const (
+	lows  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
 
 // see notes what Quiet found in t (see Scanner.seen).
 func (s *Scanner) see(t string, at, k int, cand uint64) {
@@ -424,7 +513,11 @@ func (s *Scanner) Next() (held, text string, m int) {
 	if s.only < 0 && len(rest) <= 32 && s.active != 0 { // a delta, where the markers do not all begin with one byte
 		return s.nextShort(held, rest)
 	}
-	if (len(rest) <= 32 || s.active == 0) && s.noneStarts(rest) { // the common delta: nothing to look for
+	// The common delta: nothing to look for. Quiet (nothing is held now)
+	// answers for a short rest where the markers share a first byte, or
+	// where none is active; a longer rest is index's, which searches it
+	// once.
+	if (len(rest) <= 32 || s.active == 0) && s.Quiet(rest) {
 		s.cur = len(s.delta)
 		return held, rest, -1
 	}
@@ -499,7 +592,23 @@ func (s *Scanner) extend(h, b string) (k int, more uint64) {
 	if b == "" {
 		return -1, s.cand
 	}
-	for m := s.cand; m != 0; m &= m - 1 {
+	cand := s.cand
+	if q := len(s.lead); p <= q && q < s.short { // h is lead, or part of it: every active marker is in cand
+		n := min(q-p, len(b))
+		work.Add(n)
+		for i := range n {
+			if s.lead[p+i] != b[i] {
+				return -1, 0
+			}
+		}
+		if n == len(b) {
+			return -1, cand
+		}
+		p, b = q, b[n:]
+		s.table()
+		cand &= s.parted(b[0])
+	}
+	for m := cand; m != 0; m &= m - 1 {
 		k := bits.TrailingZeros64(m)
 		mk := s.markers[k]
 		if mk[p] != b[0] { // they part at once: the common case where several go on from h
@@ -524,23 +633,6 @@ func (s *Scanner) Flush() string {
 	h := s.join(s.held, s.delta[s.cur:])
 	s.held, s.cand, s.delta, s.cur = "", 0, "", 0
 	return h
-}
-
-// noneStarts reports, cheaply, that no active marker starts in t, so that
-// all of t is text: no byte of it is the first byte all active markers
-// share. A short t where they share none is nextShort's, and a longer t
-// index's, which searches it once: Next asks noneStarts only of a t of at
-// most 32 bytes where the active markers share a first byte (s.only >= 0),
-// or where none is active. False means only that t must be searched.
-func (s *Scanner) noneStarts(t string) bool {
-	work.Add(len(t))
-	switch {
-	case s.active == 0:
-		return true
-	case len(t) > 32: // index searches it, once
-		return false
-	}
-	return strings.IndexByte(t, byte(s.only)) < 0
 }
 
 // matchAcross looks for an active marker that starts at the beginning of
@@ -674,7 +766,7 @@ func (s *Scanner) partial(t string) (n int, cand uint64) {
 		if p == len(suffix) { // of all: none is as short as suffix, which is shorter than the longest
 			return p, s.active
 		} else if p == len(s.lead) {
-			for m := s.active; m != 0; m &= m - 1 {
+			for m := s.parted(suffix[p]); m != 0; m &= m - 1 {
 				j := bits.TrailingZeros64(m)
 				if mk := s.markers[j]; len(suffix) < len(mk) && equalFrom(mk, suffix, p) {
 					cand |= 1 << j

@@ -1,6 +1,7 @@
 package marker
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -548,6 +549,66 @@ func TestQuiet(t *testing.T) {
 			got := scanQuiet(t, &s, deltas, nil, what)
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Fatalf("markers %q, input %q, deltas %q: mismatch (-want +got):\n%s", set.markers, input, deltas, diff)
+			}
+		}
+	}
+}
+
+// TestQuietWord checks Quiet, which reads a short delta as a word, against
+// strings.IndexByte: for markers that share a first byte c (the NUL byte,
+// ASCII, a byte with its high bit set), every delta of up to 12 bytes with
+// c at one place or at none, among bytes that differ from c by a bit
+// (where a word's arithmetic could carry).
+func TestQuietWord(t *testing.T) {
+	for _, c := range []byte{0, 1, '<', 0x7f, 0x80, 0xef, 0xff} {
+		markers := []string{string([]byte{c, 'a'}), string([]byte{c, 'b', 'c'})}
+		for _, fill := range []byte{c ^ 1, c ^ 0x80, c + 1, c - 1, 0, 0xff} {
+			if fill == c {
+				continue
+			}
+			for n := 0; n <= 12; n++ {
+				for at := -1; at < n; at++ {
+					b := bytes.Repeat([]byte{fill}, n)
+					if at >= 0 {
+						b[at] = c
+					}
+					d := string(b)
+					want := strings.IndexByte(d, c) < 0
+					var s Scanner
+					s.Reset(markers)
+					if got := s.Quiet(d); got != want {
+						t.Errorf("c %#x: Quiet(%q) = %t, want %t", c, d, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestParts checks the scan of markers cut short by a delta's end where
+// the markers part after a shared prefix at up to 8 bytes, and at more
+// (where the scanner tries each), against the reference, on random text
+// cut into short deltas.
+func TestParts(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, n := range []int{2, 3, 8, 9, 12} {
+		var markers, alphabet []string
+		for i := range n {
+			mk := fmt.Sprintf("<|%c%s|>", 'a'+i, strings.Repeat("x", i%3))
+			markers = append(markers, mk)
+			alphabet = append(alphabet, mk, mk[:len(mk)-1], mk[:3])
+		}
+		markers = append(markers, "<|ab|>", "<|b|>x") // parting again after "<|a" and after "<|b"
+		alphabet = append(alphabet, "<", "<|", "|", ">", "a", "x", " ")
+		if err := Check(markers); err != nil {
+			t.Fatal(err)
+		}
+		for range 2000 {
+			input := randomText(r, alphabet, 20)
+			want := reference(markers, input)
+			got, _ := scan(markers, randomCuts(r, input, 5))
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Fatalf("markers %q, input %q: mismatch (-want +got):\n%s", markers, input, diff)
 			}
 		}
 	}
