@@ -52,6 +52,9 @@ func Check(markers []string) error {
 type Scanner struct {
 	markers []string // every marker, by index; shared, never modified
 	active  uint64   // bit i set: markers[i] is looked for
+	// first is the active set's table (tabs[slot]) once table has seen it
+	// filled for the set, else nil.
+	first *[256]uint8
 	// tabs says, for each set SetActive remembers (sets) and for one it
 	// does not (Reset's, the last), by first byte, which of the set's
 	// markers begins with it: k+1 for marker k when it is the only one,
@@ -169,7 +172,7 @@ func (s *Scanner) SetActive(mask uint64) {
 // use makes e, whose table is tabs[slot], the active set.
 func (s *Scanner) use(e activeSet, slot int) {
 	s.active, s.lead, s.longest, s.short, s.slot = e.mask, e.lead, int(e.longest), int(e.short), slot
-	s.only = -1
+	s.only, s.first = -1, nil
 	if s.lead != "" {
 		s.only = int(s.lead[0])
 	}
@@ -226,10 +229,22 @@ func commonPrefix(a, b string) int {
 
 // table returns the active set's table of first bytes (see Scanner.tabs).
 func (s *Scanner) table() *[256]uint8 {
+	if f := s.first; f != nil {
+		return f
+	}
+	return s.firstTable()
+}
+
+// firstTable is table where it has not seen the active set's table since
+// the set became active.
+//
+//go:noinline
+func (s *Scanner) firstTable() *[256]uint8 {
 	if s.tabOf[s.slot] != s.active {
 		s.fillTable()
 	}
-	return &s.tabs[s.slot]
+	s.first = &s.tabs[s.slot]
+	return s.first
 }
 
 // fillTable fills the active set's table for it.

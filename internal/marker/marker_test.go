@@ -704,3 +704,46 @@ func TestQuietServesOneDelta(t *testing.T) {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// TestQuietShort checks Quiet's answer against a look at every offset, for
+// deltas of up to 33 bytes: exactly where the active markers do not all
+// begin with one byte, so that it looks at each byte of a delta of up to 32
+// (false beyond), and never true for a delta in which one begins elsewhere. The sets
+// include one with a marker one byte long, and SetActive's sets besides
+// Reset's.
+func TestQuietShort(t *testing.T) {
+	sets := []struct{ markers, alphabet []string }{
+		{[]string{"<|start|>", "<|message|>", "<|eom|>", "<|eot|>", "to="},
+			[]string{"<|", "<", "|", "start|>", "eom|>", "t", "o", "=", "to", "ot", "the ", "a", " ", "x", "\xff"}},
+		{[]string{"[BEGIN FINAL RESPONSE]", "[END FINAL RESPONSE]", "<|end|>", "</s>"},
+			[]string{"[", "<", "/", "[END", "</s", "</s>", "<|end|>", "x", " ", "s>"}},
+		{[]string{"ab=", "<x>", "[y]", "z"},
+			[]string{"a", "b", "=", "<", "x", ">", "[", "y", "]", "z", "q"}},
+		{[]string{"to=", "ok:", "<b>", "<c"},
+			[]string{"t", "o", "k", "=", ":", "<", "b", ">", "c", "to", "ok", "q", " "}},
+	}
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, set := range sets {
+		var all uint64 = 1<<len(set.markers) - 1
+		for _, mask := range []uint64{all, all &^ 1, all &^ (1 << (len(set.markers) - 1))} {
+			var s Scanner
+			s.Reset(set.markers)
+			s.SetActive(mask)
+			for range 3000 {
+				d := randomText(r, set.alphabet, 40)
+				d = d[:min(len(d), r.IntN(34))]
+				want := len(d) <= 32 || s.only >= 0
+				for i := range len(d) {
+					for k, mk := range set.markers {
+						if mask&(1<<k) != 0 && (strings.HasPrefix(d[i:], mk) || strings.HasPrefix(mk, d[i:])) {
+							want = false
+						}
+					}
+				}
+				if got := s.Quiet(d); got != want && (got || s.only < 0) { // false is allowed where they do
+					t.Fatalf("markers %q, set %#x: Quiet(%q) = %t, want %t", set.markers, mask, d, got, want)
+				}
+			}
+		}
+	}
+}
