@@ -316,7 +316,7 @@ func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 		a.ordinary() // as short
 	} else if !a.short(s, seen) {
 		out, ok := "", false
-		if seen&cLead == 0 { // else small would not read it
+		if seen&cLead == 0 { // small turns away a byte that may begin a Unicode space
 			out, ok = a.small(s)
 		}
 		if !ok {
@@ -438,7 +438,7 @@ func (p *sanitized) dotted(s string) string {
 	}
 	if x == n {
 		b.phase, b.st = phase, afterOf(normClass[s[n-1]])
-	} else { // in the extension, or after the run
+	} else { // an extension follows the run in s
 		b.nameEnds(s, n)
 		b.phase = noTry
 		if phase == tryRun {
@@ -494,8 +494,8 @@ func (p *sanitized) feedNames(s string) string {
 // goOn is feed for s, which ends in an ASCII character, in a try whose run
 // has a dot, after no character cut in two: it reads on in the try, as
 // read does, from the state it is in, without reading the text it holds
-// again; it holds s too while the try is undecided, and rewrites the run
-// of a match that is rewritten (a special name or a listed extension).
+// again; it holds s too while the try is undecided, and rewrites a
+// match's run where the name is special or the extension listed.
 // Where the run grows longer than maxSepRun, it leaves the state as it
 // was and feed reads the held text and s. What follows a try that ended
 // it reads as feed does.
@@ -946,9 +946,11 @@ func (p *pathRule) feed(s string, eof bool) string {
 // settle is feed for s, a short delta that ends in an ASCII character,
 // after held text that begins an undecided try: it decides the try over
 // the held text and s without joining them. It reports false, with the
-// state as it was, when the held text is no try's, or the try does not
-// match, or what follows the match in s is one a try would read (then
-// bulk reads the held text and s).
+// state as it was, where it cannot decide the try here: the held text is
+// no try's, the run would grow past maxSepRun, what follows the run is
+// not plainly a match's (a case try reads further, such as a character
+// that is not ASCII, or no match), or what follows the match in s is one
+// a try would read. Then bulk reads the held text and s.
 func (p *pathRule) settle(s string) (string, bool) {
 	h := p.hold
 	if !p.path || normClass[h[0]]&cRun == 0 {
@@ -987,7 +989,7 @@ func (p *pathRule) settle(s string) (string, bool) {
 		return "", true
 	case ext == 0 || ext > 16 || s[x] >= utf8.RuneSelf || !pathEnds[s[x]] ||
 		seen&cDrop == 0 || p.empty || p.slash && h[0] == '.' && dots > 1:
-		return "", false // no match (try)
+		return "", false // not plainly a match: try's to say
 	}
 	// A match: the scan starts over after it, and reads s[x:] as short.
 	run, slash, path, empty := p.run, p.slash, p.path, p.empty
@@ -1223,7 +1225,9 @@ func (p *pathRule) ordinary() {
 
 // try decides rule (a)'s try at the run at t[i], inside a path, which more
 // may follow unless eof: on a match it also returns where the run and the
-// match end, and the scan starts over after it.
+// match end, and the scan starts over after it. settle decides the same
+// try over held text and a delta: a rule that try gains, settle must
+// decline or share.
 func (p *pathRule) try(t string, i int, eof bool) (v verdict, sepEnd, end int) {
 	sepEnd, end, dots, spaced, next, ok := sepAndExt(t, i, eof)
 	switch {
