@@ -48,7 +48,8 @@ func Check(markers []string) error {
 // markers included, gives the input back byte for byte. Work per delta is
 // linear in its length times the number of active markers.
 //
-// The zero Scanner watches no markers; Reset gives it its set.
+// The zero Scanner watches no markers; Reset gives it its set. A Scanner
+// must not be copied after first use: it keeps a pointer into itself.
 type Scanner struct {
 	markers []string // every marker, by index; shared, never modified
 	active  uint64   // bit i set: markers[i] is looked for
@@ -236,7 +237,8 @@ func (s *Scanner) table() *[256]uint8 {
 }
 
 // firstTable is table where it has not seen the active set's table since
-// the set became active.
+// the set became active. It is a call of its own so that table, on every
+// scan's path, stays small enough to inline.
 //
 //go:noinline
 func (s *Scanner) firstTable() *[256]uint8 {
@@ -293,8 +295,7 @@ func (p *parts) add(c byte, k int) {
 	if p.n < 0 {
 		return
 	}
-	x := p.bytes ^ uint64(c)*lows
-	if z := (x - lows) &^ x & highs; z != 0 && p.n > 0 { // c is there: the lowest such byte is its own
+	if z := bytesOf(p.bytes, c); z != 0 && p.n > 0 { // c is there: the lowest such byte is its own
 		p.sets[bits.TrailingZeros64(z)>>3] |= 1 << k
 		return
 	}
@@ -319,8 +320,7 @@ func (s *Scanner) parted(c byte) uint64 {
 	if p.n < 0 {
 		return s.active
 	}
-	x := p.bytes ^ uint64(c)*lows
-	z := (x - lows) &^ x & highs
+	z := bytesOf(p.bytes, c)
 	if z == 0 {
 		return 0
 	}
@@ -411,9 +411,13 @@ func (s *Scanner) Quiet(t string) bool {
 }
 
 // holdsByte reports whether a byte of x is c.
-func holdsByte(x uint64, c byte) bool {
+func holdsByte(x uint64, c byte) bool { return bytesOf(x, c) != 0 }
+
+// bytesOf returns the bytes of x that are c, each as its highest bit, where
+// the lowest such is exact (a byte above it may be marked that is not c).
+func bytesOf(x uint64, c byte) uint64 {
 	x ^= uint64(c) * lows
-	return (x-lows)&^x&highs != 0 // a byte of x is 0
+	return (x - lows) &^ x & highs // the bytes of x that are 0
 }
 
 // word32 returns t's first 4 bytes as one little-endian word.

@@ -707,10 +707,10 @@ func TestQuietServesOneDelta(t *testing.T) {
 
 // TestQuietShort checks Quiet's answer against a look at every offset, for
 // deltas of up to 33 bytes: exactly where the active markers do not all
-// begin with one byte, so that it looks at each byte of a delta of up to 32
-// (false beyond), and never true for a delta in which one begins elsewhere. The sets
-// include one with a marker one byte long, and SetActive's sets besides
-// Reset's.
+// begin with one byte, so that it looks at each byte of a delta of up to
+// 32 (false beyond), and never true for a delta in which one begins
+// elsewhere. The sets include one with a marker one byte long, and
+// SetActive's sets besides Reset's.
 func TestQuietShort(t *testing.T) {
 	sets := []struct{ markers, alphabet []string }{
 		{[]string{"<|start|>", "<|message|>", "<|eom|>", "<|eot|>", "to="},
