@@ -295,7 +295,8 @@ func (p *parts) add(c byte, k int) {
 	if p.n < 0 {
 		return
 	}
-	if z := bytesOf(p.bytes, c); z != 0 && p.n > 0 { // c is there: the lowest such byte is its own
+	x := p.bytes ^ uint64(c)*lows
+	if z := (x - lows) &^ x & highs; z != 0 && p.n > 0 { // c is there: the lowest such byte is its own
 		p.sets[bits.TrailingZeros64(z)>>3] |= 1 << k
 		return
 	}
@@ -320,7 +321,8 @@ func (s *Scanner) parted(c byte) uint64 {
 	if p.n < 0 {
 		return s.active
 	}
-	z := bytesOf(p.bytes, c)
+	x := p.bytes ^ uint64(c)*lows
+	z := (x - lows) &^ x & highs
 	if z == 0 {
 		return 0
 	}
@@ -411,13 +413,9 @@ func (s *Scanner) Quiet(t string) bool {
 }
 
 // holdsByte reports whether a byte of x is c.
-func holdsByte(x uint64, c byte) bool { return bytesOf(x, c) != 0 }
-
-// bytesOf returns the bytes of x that are c, each as its highest bit, where
-// the lowest such is exact (a byte above it may be marked that is not c).
-func bytesOf(x uint64, c byte) uint64 {
+func holdsByte(x uint64, c byte) bool {
 	x ^= uint64(c) * lows
-	return (x - lows) &^ x & highs // the bytes of x that are 0
+	return (x-lows)&^x&highs != 0 // a byte of x is 0
 }
 
 // word32 returns t's first 4 bytes as one little-endian word.
