@@ -455,8 +455,15 @@ func (s *Scanner) startAt(c uint8, t string) (k int, cand uint64) {
 		}
 		return -1, 1 << k
 	}
-	if len(t) > 1 && s.seconds[s.slot][t[1]>>6]&(1<<(t[1]&63)) == 0 { // no marker goes on with t[1]
-		return -1, 0
+	switch {
+	case len(t) > 1:
+		if s.seconds[s.slot][t[1]>>6]&(1<<(t[1]&63)) == 0 { // no marker goes on with t[1]
+			return -1, 0
+		}
+	case s.lead != "": // t, one byte, is the first of every active marker
+		return -1, s.active
+	case s.parts[s.slot].n >= 0: // t, one byte, is the first of those that part with it
+		return -1, s.parted(t[0])
 	}
 	for m := s.active; m != 0; m &= m - 1 {
 		j := bits.TrailingZeros64(m)

@@ -480,23 +480,32 @@ func FuzzScan(f *testing.F) {
 			for _, _, k := s.Next(); k >= 0; _, _, k = s.Next() {
 			}
 		}
-		s.Reset(markers)
-		for _, d := range deltas {
-			s.Feed(d)
-			for {
-				held, before, k := s.Next()
-				text(held)
-				text(before)
-				if k < 0 {
-					break
+		// Then as a stream's shell runs it too: a delta Quiet passes is
+		// text, not fed.
+		for _, quiet := range []bool{false, true} {
+			got = nil
+			s.Reset(markers)
+			for _, d := range deltas {
+				if quiet && s.Quiet(d) {
+					text(d)
+					continue
 				}
-				got = append(got, event{Marker: k})
-				s.SetActive(next(k))
+				s.Feed(d)
+				for {
+					held, before, k := s.Next()
+					text(held)
+					text(before)
+					if k < 0 {
+						break
+					}
+					got = append(got, event{Marker: k})
+					s.SetActive(next(k))
+				}
 			}
-		}
-		text(s.Flush())
-		if diff := cmp.Diff(want, got); diff != "" {
-			t.Fatalf("markers %q, deltas %q: mismatch (-want +got):\n%s", markers, deltas, diff)
+			text(s.Flush())
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Fatalf("markers %q, deltas %q, Quiet first %t: mismatch (-want +got):\n%s", markers, deltas, quiet, diff)
+			}
 		}
 	})
 }
