@@ -37,8 +37,19 @@ func addText(events []event, t string) []event {
 func scan(markers []string, deltas []string) (events []event, maxHeld int) {
 	var s Scanner
 	s.Reset(markers)
+	return drive(&s, deltas, false, nil)
+}
+
+// drive feeds deltas through s as a stream's shell does and returns what
+// scan does. With quiet, a delta Quiet passes is taken as text and not fed;
+// found, if not nil, is told of each marker as Next reports it.
+func drive(s *Scanner, deltas []string, quiet bool, found func(k int)) (events []event, maxHeld int) {
 	text := func(t string) { events = addText(events, t) }
 	for _, d := range deltas {
+		if quiet && s.Quiet(d) {
+			text(d)
+			continue
+		}
 		s.Feed(d)
 		for {
 			held, before, k := s.Next()
@@ -48,6 +59,9 @@ func scan(markers []string, deltas []string) (events []event, maxHeld int) {
 				break
 			}
 			events = append(events, event{Marker: k})
+			if found != nil {
+				found(k)
+			}
 		}
 		maxHeld = max(maxHeld, len(s.Held()))
 	}
@@ -467,8 +481,6 @@ func FuzzScan(f *testing.F) {
 			}
 			deltas, rest = append(deltas, rest[:n]), rest[n:]
 		}
-		var got []event
-		text := func(t string) { got = addText(got, t) }
 		// The Scanner has watched as many other markers (reversed) before:
 		// Reset keeps nothing of them.
 		var s Scanner
@@ -483,26 +495,8 @@ func FuzzScan(f *testing.F) {
 		// Then as a stream's shell runs it too: a delta Quiet passes is
 		// text, not fed.
 		for _, quiet := range []bool{false, true} {
-			got = nil
 			s.Reset(markers)
-			for _, d := range deltas {
-				if quiet && s.Quiet(d) {
-					text(d)
-					continue
-				}
-				s.Feed(d)
-				for {
-					held, before, k := s.Next()
-					text(held)
-					text(before)
-					if k < 0 {
-						break
-					}
-					got = append(got, event{Marker: k})
-					s.SetActive(next(k))
-				}
-			}
-			text(s.Flush())
+			got, _ := drive(&s, deltas, quiet, func(k int) { s.SetActive(next(k)) })
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Fatalf("markers %q, deltas %q, Quiet first %t: mismatch (-want +got):\n%s", markers, deltas, quiet, diff)
 			}
