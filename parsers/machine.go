@@ -1062,6 +1062,52 @@ func (s *shell) toSection(t string) reasoning.Message {
 	return s.joined(r, c)
 }
 
+// beginWith reports whether every marker the live scanner may look for
+// begins with c: a delta without that byte is then one the scanner takes
+// as text of its own whenever it holds nothing (see toContent).
+func (s *shell) beginWith(c byte) bool {
+	for _, mk := range s.spec.markers {
+		if mk == "" || mk[0] != c {
+			return false
+		}
+	}
+	return true
+}
+
+// toContent, quietFew (or quietIDs) and took are ExtractStreaming's fast
+// path for a wrapper that reads each delta anyway, and so finds itself
+// whether it has the byte every marker begins with (beginWith): without
+// it, a delta t (not empty) goes whole to content where toContent reports
+// true and the IDs are quiet, checked in that order, as ExtractStreaming
+// does; the wrapper then takes it so and counts it (took), without the
+// shell's own look for that byte or a call through the reasoning.Parser
+// interface.
+func (s *shell) toContent(t string) bool {
+	l := &s.live
+	return l.fast == int8(phaseContent) && !holds(l.hold, t[len(t)-1]) && l.sc.Held() == ""
+}
+
+// took counts n bytes the caller took as ExtractStreaming's fast path
+// would (see toContent).
+func (s *shell) took(n int) {
+	s.live.pos += n
+	s.live.fed += n
+}
+
+// quietFew is quietIDs, cheaper, for a delta with no IDs, or with one that
+// is not the ID of a marker that is one token (most tokens): it reports
+// false, having done nothing, for any other, which quietIDs decides.
+func (s *shell) quietFew(ids []int) bool {
+	if ids == nil || s.idBits == 0 {
+		return true
+	}
+	if len(ids) != 1 || s.idBits&(1<<(ids[0]&63)) != 0 {
+		return false
+	}
+	s.idMode = true
+	return true
+}
+
 // quietIDs reports whether a delta with ids may take the fast path as far
 // as its IDs go, the stream not finished: none of ids is a marker's (with
 // IDs, the stream is in ID mode from then on: see takeIDs). Where no

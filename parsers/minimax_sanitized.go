@@ -45,7 +45,11 @@ func newMiniMaxM2Sanitized(tok tokenizer.Tokenizer, cfg reasoning.Config) (reaso
 	if err != nil {
 		return nil, err
 	}
-	return &sanitized{Parser: p}, nil
+	q := &sanitized{Parser: p}
+	if sh, ok := p.(*shell); ok && sh.beginWith('<') {
+		q.base = sh
+	}
+	return q, nil
 }
 
 func init() {
@@ -57,6 +61,10 @@ func init() {
 // normaliser: the path rule, then the name rule over its output.
 type sanitized struct {
 	reasoning.Parser
+	// base is the Parser as its shell, whose markers all begin with "<"
+	// (nil when not): ExtractStreaming takes a delta with no "<" that the
+	// shell's fast path sends to content whole itself (shell.toContent).
+	base  *shell
 	paths pathRule
 	names nameRule
 	// slow: a rule holds text other than rule (b)'s run of whitespace
@@ -263,27 +271,66 @@ func normalizePaths(s string) string {
 }
 
 // ExtractStreaming is minimax_m2's, with its content through the
-// normaliser. A short delta that ends in an ASCII character, after no text
-// rule (a) holds, goes through rule (a) here as its feed takes such a
-// delta, from one scan of its bytes' classes; when rule (a) takes it whole
-// (pathRule.short) and it has no dot, after no held text but a run of
-// whitespace with no dot that it ends, it goes through rule (b) in the
-// same pass: no try in it may match, and only a run of whitespace after a
-// name at its end is held; one whose dots are all in a run at its end
-// goes through rule (b) in dotted. Any other goes through each rule's feed
-// (rule (b)'s alone when rule (a) took it here).
+// normaliser. A delta with no "<" that minimax_m2 would send whole to
+// content as it comes is not handed to it: the pass over its bytes the
+// normaliser makes finds that it has no "<" (content). A short delta that
+// ends in an ASCII character, after no text rule (a) holds, goes through
+// rule (a) here as its feed takes such a delta, from one scan of its
+// bytes' classes; when rule (a) takes it whole (pathRule.short) and it has
+// no dot, after no held text but a run of whitespace with no dot that it
+// ends, it goes through rule (b) in the same pass: no try in it may match,
+// and only a run of whitespace after a name at its end is held; one whose
+// dots are all in a run at its end goes through rule (b) in dotted. Any
+// other goes through each rule's feed (rule (b)'s alone when rule (a) took
+// it here).
 func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
-	m := p.Parser.ExtractStreaming(d)
-	s := m.Content
-	n := len(s)
-	if n == 0 {
-		return m
+	if p.base == nil {
+		return p.viaBase(d.Text, d.IDs)
 	}
+	return p.content(d.Text, d.IDs, p.base)
+}
+
+// viaBase is ExtractStreaming for a delta s with ids that the base takes.
+func (p *sanitized) viaBase(s string, ids []int) reasoning.Message {
+	m := p.Parser.ExtractStreaming(reasoning.Delta{Text: s, IDs: ids})
+	if m.Content != "" {
+		m.Content = p.content(m.Content, nil, nil).Content
+	}
+	return m
+}
+
+// content runs the rules over s, content (not empty), and returns it
+// decided. With sh set, s is a delta with ids that the base, its shell,
+// has not taken: content takes it as content where the shell's fast path
+// would send it there whole, and hands any other to the base (viaBase).
+func (p *sanitized) content(s string, ids []int, sh *shell) reasoning.Message {
+	n := len(s)
+	if n == 0 { // a delta: content is not empty
+		return p.viaBase(s, ids)
+	}
+	if sh != nil {
+		if !sh.toContent(s) {
+			return p.viaBase(s, ids)
+		}
+		if !sh.quietFew(ids) && !sh.quietIDs(ids) {
+			return p.viaBase(s, ids)
+		}
+	}
+	// With sh set, the shell's fast path now sends s whole to content
+	// unless s has a "<": the base then takes s, which its fast path hands
+	// to the scanner with the IDs already found quiet (so none are passed:
+	// quiet again, they would change nothing).
+	//
 	// A delta no longer than the longest run joined: a run of whitespace
 	// at its end that rule (b) holds below is one a try may still join.
-	if a := &p.paths; a.hold != "" || n > maxSepRun || s[n-1] >= utf8.RuneSelf {
-		m.Content = p.feed(s)
-		return m
+	if p.paths.hold != "" || n > maxSepRun || s[n-1] >= utf8.RuneSelf {
+		if sh != nil {
+			if strings.IndexByte(s, '<') >= 0 {
+				return p.viaBase(s, nil)
+			}
+			sh.took(n)
+		}
+		return reasoning.Message{Content: p.feed(s)}
 	}
 	// The classes s has (seen), those all its bytes have (all), and those
 	// all but its first have (rest: cName when they are a name's).
@@ -306,6 +353,16 @@ func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 			rest &= c
 		}
 	}
+	if sh != nil {
+		if seen&cBreak != 0 { // "<" has cBreak
+			for i := range n {
+				if s[i] == '<' {
+					return p.viaBase(s, nil)
+				}
+			}
+		}
+		sh.took(n)
+	}
 	all := c0 & rest
 	// Rule (a), which holds nothing, as its feed reads a short delta.
 	a, b := &p.paths, &p.names
@@ -322,16 +379,13 @@ func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 		if !ok {
 			out = a.bulk(s, false)
 		}
-		m.Content = p.feedNames(out)
-		return m
+		return reasoning.Message{Content: p.feedNames(out)}
 	}
 	if p.slow || b.hold != "" && normClass[s[0]]&cRun != 0 {
-		m.Content = p.feedNames(s)
-		return m
+		return reasoning.Message{Content: p.feedNames(s)}
 	}
 	if seen&cDot != 0 {
-		m.Content = p.dotted(s)
-		return m
+		return reasoning.Message{Content: p.dotted(s)}
 	}
 	// Rule (b): a held run ends here, and no try in s matches. The state
 	// after s depends only on its last run of name characters and the
@@ -374,19 +428,19 @@ func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 		}
 		if b.st&(nInRun|nName) == nInRun|nName && b.n <= 256 {
 			b.try = nameTry{run: n - j, spaced: true, special: b.st&cSpecial != 0}
-			b.phase, b.st, b.hold, m.Content = tryRun, 0, s[j:], s[:j]
+			b.phase, b.st, b.hold = tryRun, 0, s[j:]
 			if held != "" {
-				m.Content = b.slab.Append(held, s[:j])
+				return reasoning.Message{Content: b.slab.Append(held, s[:j])}
 			}
-			return m
+			return reasoning.Message{Content: s[:j]}
 		}
 		b.st = 0
 	}
 	if held != "" {
 		b.phase, b.hold = noTry, ""
-		m.Content = b.slab.Append(held, s)
+		return reasoning.Message{Content: b.slab.Append(held, s)}
 	}
-	return m
+	return reasoning.Message{Content: s}
 }
 
 // dotted is ExtractStreaming's rule (b) for s, a short delta with a dot
