@@ -336,10 +336,21 @@ func (p *sanitized) content(s string, ids []int, sh *shell) reasoning.Message {
 	// all but its first have (rest: cName when they are a name's).
 	c0 := normClass[s[0]]
 	seen, rest := c0, uint8(cName)
-	if n == 4 { // the common delta
+	switch {
+	case n == 4: // the common delta
 		c1, c2, c3 := normClass[s[1]], normClass[s[2]], normClass[s[3]]
 		seen, rest = c0|c1|c2|c3, rest&c1&c2&c3
-	} else {
+	case n < 4: // a short token: s[1] and s[n-1] are all of s[1:]
+		if n > 1 {
+			c1, c2 := normClass[s[1]], normClass[s[n-1]]
+			seen, rest = c0|c1|c2, rest&c1&c2
+		}
+	case n <= 8: // s[1:5] and s[n-4:], which overlap: a byte read twice changes neither
+		w, v := s[1:5], s[n-4:]
+		c1, c2, c3, c4 := normClass[w[0]], normClass[w[1]], normClass[w[2]], normClass[w[3]]
+		c5, c6, c7, c8 := normClass[v[0]], normClass[v[1]], normClass[v[2]], normClass[v[3]]
+		seen, rest = c0|c1|c2|c3|c4|c5|c6|c7|c8, rest&c1&c2&c3&c4&c5&c6&c7&c8
+	default:
 		k := 1
 		for ; k+4 <= n; k += 4 {
 			w := s[k : k+4]
