@@ -190,6 +190,9 @@ func (p *pathRule) pathAt(s string, la, n, start, end, x int) (nameCut, int) {
 	lo, lo2 := -1, -1 // the lowest slash, and the next one
 	for ; from > la; from-- {
 		c := normClass[s[from-1]]
+		if c&(cDot|cSlash|cDrop|cBreak|cLead) == 0 {
+			continue // ordinary
+		}
 		if c&(cDrop|cBreak|cLead) != 0 {
 			if c&cLead == 0 {
 				break
