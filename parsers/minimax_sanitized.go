@@ -112,16 +112,18 @@ func (w *wholeNorm) run(s string) string {
 		d += k
 		// The run of dots and droppable whitespace at the dot, s[start:end],
 		// and the extension after it, s[end:x].
-		end, seen := d+1, uint8(0)
+		end, seen, c := d+1, uint8(0), uint8(0)
 		for end < len(s) {
-			c := normClass[s[end]]
-			if c&cRun == 0 {
+			if c = normClass[s[end]]; c&cRun == 0 {
 				break
 			}
 			seen |= c
 			end++
 		}
 		k = end
+		if c&cAlnum == 0 {
+			continue // no extension
+		}
 		// The whitespace before the dot: an earlier run ends before a byte
 		// no run has, a match in a letter or digit, so none of it is theirs.
 		start := d
@@ -131,10 +133,10 @@ func (w *wholeNorm) run(s string) string {
 		if start == d && seen&cDrop == 0 {
 			continue // not spaced
 		}
-		x := end
+		x := end + 1
 		for lim := min(len(s), end+17); x < lim && normClass[s[x]]&cAlnum != 0; x++ {
 		}
-		if x == end || x-end > 16 {
+		if x-end > 16 {
 			continue
 		}
 		next := rune(-1) // after the extension
@@ -198,6 +200,9 @@ func (p *pathRule) pathAt(s string, la, n, start, end, x int) (nameCut, int) {
 	lo, lo2 := -1, -1 // the lowest slash, and the next one
 	for ; from > la; from-- {
 		c := normClass[s[from-1]]
+		if c&(cDot|cSlash|cDrop|cBreak|cLead) == 0 {
+			continue // ordinary
+		}
 		if c&(cDrop|cBreak|cLead) != 0 {
 			if c&cLead == 0 {
 				break
