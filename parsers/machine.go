@@ -135,10 +135,11 @@ func heldTail(hold uint64, s string) int {
 // and active: Extract feeds it with driver.feedWhole.
 type tableMover interface {
 	// move takes marker k, found at offset at where the grammar holds
-	// nothing (its stance is direct, with no run held), the marker's text
-	// to x if it stays; known says that the grammar is where its last move
-	// left it. It returns the stance after it, which the driver only
-	// reads, or nil when the driver must ask for it (sync).
+	// nothing (its stance is direct, and a run the driver holds, if any,
+	// stays as it is: see overRun), the marker's text to x if it stays;
+	// known says that the grammar is where its last move left it. It
+	// returns the stance after it, which the driver only reads, or nil
+	// when the driver must ask for it (sync).
 	move(k, at int, x *gather, known bool) *stance
 	// overRun says what marker k, found where the grammar's stance is
 	// direct and the driver holds a run (stance.hold) the grammar has not
@@ -200,9 +201,10 @@ type driver struct {
 	// Text after it releases it to the section as the grammar would, or
 	// adds to it; the grammar is handed it (settle) before it sees
 	// anything else, so that it ends up as it would have. Only a driver
-	// that runs holds one: that of a stream, whose next delta may then go
-	// direct; where the whole text comes at once (Extract, the ID walks),
-	// the grammar takes it at once.
+	// that runs holds one (that of a stream, whose next delta may then go
+	// direct), and Extract's in feedWhole, which holds it across markers
+	// that leave it as it is; where the ID walks feed text, the grammar
+	// takes it at once.
 	run  []piece
 	runs bool
 	// extra holds markers the scanner watches although they do not count:

@@ -83,8 +83,9 @@ type Scanner struct {
 	cur     int    // offset in delta of what Next has not reached yet
 
 	// next[k] is where marker k next occurs in delta at or after the offset
-	// it was looked for from (len(delta) when nowhere), valid while its bit
-	// in known is set and it is not behind cur. It spares a search per
+	// it was looked for from (len(delta) when nowhere), or where it does
+	// not occur before (loose), valid while its bit in known is set and it
+	// is not behind cur. It spares a search per
 	// marker per Next, which would make a delta with many markers cost its
 	// length times their number.
 	next  [MaxMarkers]int
