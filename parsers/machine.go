@@ -425,7 +425,8 @@ func (d *driver) feedWhole(t tableMover, output string, x *gather) {
 	}
 	d.sc.Feed(output)
 	d.fed += len(output)
-	known := false // the grammar is where t's last move left it
+	known := false  // the grammar is where t's last move left it
+	spaced := false // the last text the grammar took ended in whitespace, which it may hold back (t's handRun)
 	for {
 		held, before, k := d.sc.Next()
 		if held != "" { // none where the driver is fed once: no run is held yet
@@ -433,11 +434,17 @@ func (d *driver) feedWhole(t tableMover, output string, x *gather) {
 			known = false
 		}
 		if before != "" {
-			if d.fast >= 0 && !holds(d.hold, before[len(before)-1]) {
+			switch {
+			case d.fast >= 0 && !holds(d.hold, before[len(before)-1]):
 				x.own(gatherSection(phase(d.fast)), d.pos, len(before))
 				d.pos += len(before)
-			} else {
-				known = d.textWhole(t, before, x, known)
+			case d.direct >= 0: // the run, or before's end, the driver holds
+				at := d.pos
+				d.pos += len(before)
+				d.send(before, at, x.emit)
+			default:
+				d.text(before, x.emit)
+				known, spaced = d.grammarText(t, before)
 			}
 		}
 		if k < 0 {
@@ -448,7 +455,13 @@ func (d *driver) feedWhole(t tableMover, output string, x *gather) {
 		}
 		mk := d.markers[k]
 		if d.mask&(1<<k) == 0 { // the text before it moved the stance: text now
-			known = d.textWhole(t, mk, x, known)
+			if at := d.pos; d.direct >= 0 {
+				d.pos += len(mk)
+				d.send(mk, at, x.emit)
+			} else {
+				d.text(mk, x.emit)
+				known, spaced = d.grammarText(t, mk)
+			}
 			continue
 		}
 		at := d.pos
@@ -463,6 +476,7 @@ func (d *driver) feedWhole(t tableMover, output string, x *gather) {
 				d.holdOnly("", 0)
 			default:
 				d.settle(x.emit)
+				spaced = true
 			}
 			known = true // overRun has looked
 		}
@@ -474,34 +488,31 @@ func (d *driver) feedWhole(t tableMover, output string, x *gather) {
 			continue
 		}
 		d.sync()
-		known = d.takeRun(t)
+		known = false
+		if spaced && d.takeRun(t) {
+			known, spaced = true, false
+		}
 	}
 }
 
-// textWhole is feedWhole's text s, where it does not go straight to x
-// whole: the driver holds its end, or releases its run first, where the
-// stance is direct; else the grammar takes it. It returns known (see
-// feedWhole) as s leaves it.
-func (d *driver) textWhole(t tableMover, s string, x *gather, known bool) bool {
-	at := d.pos
-	switch {
-	case d.fast >= 0 && !holds(d.hold, s[len(s)-1]):
-		x.own(gatherSection(phase(d.fast)), at, len(s))
-		d.pos += len(s)
-	case d.direct >= 0: // the run, or s's end, the driver holds
-		d.pos += len(s)
-		d.send(s, at, x.emit)
-	default:
-		d.text(s, x.emit)
-		return d.takeRun(t)
+// grammarText is feedWhole's after the grammar t took text s: it takes
+// what t holds back as the driver's run where it can (takeRun), which
+// only text that ends in whitespace leaves, and returns feedWhole's known
+// and spaced.
+func (d *driver) grammarText(t tableMover, s string) (known, spaced bool) {
+	if !holds(spaceSet, s[len(s)-1]) {
+		return false, false
 	}
-	return known
+	if d.takeRun(t) {
+		return true, false
+	}
+	return false, true
 }
 
 // takeRun makes what the grammar t holds back the driver's run where the
 // grammar can hand it over (t's handRun), its stance then direct, and
-// reports whether the grammar is where a move would leave it (see
-// tableMover.move).
+// reports whether it did; the grammar is then where a move would leave it
+// (see tableMover.move).
 func (d *driver) takeRun(t tableMover) bool {
 	if d.fast >= 0 {
 		return false
