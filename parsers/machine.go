@@ -444,7 +444,11 @@ func (d *driver) feedWhole(t tableMover, output string, x *gather) {
 				d.send(before, at, x.emit)
 			default:
 				d.text(before, x.emit)
-				known, spaced = d.grammarText(t, before)
+				known, spaced = false, false
+				if d.fast < 0 && holds(spaceSet, before[len(before)-1]) { // the grammar may hold its end
+					spaced = !d.takeRun(t)
+					known = !spaced
+				}
 			}
 		}
 		if k < 0 {
@@ -460,7 +464,11 @@ func (d *driver) feedWhole(t tableMover, output string, x *gather) {
 				d.send(mk, at, x.emit)
 			} else {
 				d.text(mk, x.emit)
-				known, spaced = d.grammarText(t, mk)
+				known, spaced = false, false
+				if d.fast < 0 && holds(spaceSet, mk[len(mk)-1]) {
+					spaced = !d.takeRun(t)
+					known = !spaced
+				}
 			}
 			continue
 		}
@@ -489,34 +497,18 @@ func (d *driver) feedWhole(t tableMover, output string, x *gather) {
 		}
 		d.sync()
 		known = false
-		if spaced && d.takeRun(t) {
+		if spaced && d.fast < 0 && d.takeRun(t) {
 			known, spaced = true, false
 		}
 	}
 }
 
-// grammarText is feedWhole's after the grammar t took text s: it takes
-// what t holds back as the driver's run where it can (takeRun), which
-// only text that ends in whitespace leaves, and returns feedWhole's known
-// and spaced.
-func (d *driver) grammarText(t tableMover, s string) (known, spaced bool) {
-	if !holds(spaceSet, s[len(s)-1]) {
-		return false, false
-	}
-	if d.takeRun(t) {
-		return true, false
-	}
-	return false, true
-}
-
-// takeRun makes what the grammar t holds back the driver's run where the
-// grammar can hand it over (t's handRun), its stance then direct, and
+// takeRun makes what the grammar t, which holds something back (its
+// stance is not direct), holds back the driver's run where the grammar can
+// hand it over (t's handRun), its stance then direct, and
 // reports whether it did; the grammar is then where a move would leave it
 // (see tableMover.move).
 func (d *driver) takeRun(t tableMover) bool {
-	if d.fast >= 0 {
-		return false
-	}
 	run, st := t.handRun(d.run)
 	if st == nil {
 		return false
