@@ -148,10 +148,10 @@ type tableMover interface {
 	overRun(k int, known bool) runEffect
 	// handRun hands the driver what the grammar holds back where that is
 	// all it holds and its stance is otherwise direct with a hold (the
-	// trailing whitespace of the section it is in): it returns run with
-	// that text added and the stance, and holds it no more; run and nil
-	// where it holds anything else or nothing.
-	handRun(run []piece) ([]piece, *stance)
+	// trailing whitespace of the section it is in): it adds that text to
+	// *run, holds it no more and returns the stance; nil where it holds
+	// anything else or nothing.
+	handRun(run *[]piece) *stance
 }
 
 // A runEffect is what a marker does to the run a driver holds (see
@@ -425,8 +425,7 @@ func (d *driver) feedWhole(t tableMover, output string, x *gather) {
 	}
 	d.sc.Feed(output)
 	d.fed += len(output)
-	known := false  // the grammar is where t's last move left it
-	spaced := false // the last text the grammar took ended in whitespace, which it may hold back (t's handRun)
+	known := false // the grammar is where t's last move left it
 	for {
 		held, before, k := d.sc.Next()
 		if held != "" { // none where the driver is fed once: no run is held yet
@@ -444,11 +443,7 @@ func (d *driver) feedWhole(t tableMover, output string, x *gather) {
 				d.send(before, at, x.emit)
 			default:
 				d.text(before, x.emit)
-				known, spaced = false, false
-				if d.fast < 0 && holds(spaceSet, before[len(before)-1]) { // the grammar may hold its end
-					spaced = !d.takeRun(t)
-					known = !spaced
-				}
+				known = d.fast < 0 && holds(spaceSet, before[len(before)-1]) && d.takeRun(t) // the grammar may hold its end
 			}
 		}
 		if k < 0 {
@@ -464,11 +459,7 @@ func (d *driver) feedWhole(t tableMover, output string, x *gather) {
 				d.send(mk, at, x.emit)
 			} else {
 				d.text(mk, x.emit)
-				known, spaced = false, false
-				if d.fast < 0 && holds(spaceSet, mk[len(mk)-1]) {
-					spaced = !d.takeRun(t)
-					known = !spaced
-				}
+				known = d.fast < 0 && holds(spaceSet, mk[len(mk)-1]) && d.takeRun(t)
 			}
 			continue
 		}
@@ -484,7 +475,6 @@ func (d *driver) feedWhole(t tableMover, output string, x *gather) {
 				d.holdOnly("", 0)
 			default:
 				d.settle(x.emit)
-				spaced = true
 			}
 			known = true // overRun has looked
 		}
@@ -497,9 +487,6 @@ func (d *driver) feedWhole(t tableMover, output string, x *gather) {
 		}
 		d.sync()
 		known = false
-		if spaced && d.fast < 0 && d.takeRun(t) {
-			known, spaced = true, false
-		}
 	}
 }
 
@@ -509,12 +496,12 @@ func (d *driver) feedWhole(t tableMover, output string, x *gather) {
 // reports whether it did; the grammar is then where a move would leave it
 // (see tableMover.move).
 func (d *driver) takeRun(t tableMover) bool {
-	run, st := t.handRun(d.run)
+	st := t.handRun(&d.run)
 	if st == nil {
 		return false
 	}
 	d.use(*st)
-	d.run, d.fast = run, -1
+	d.fast = -1 // the run is held
 	return true
 }
 

@@ -635,10 +635,10 @@ func (g *tagGrammar) overRun(k int, known bool) runEffect {
 // handRun is a tableMover's: where the state holds nothing but the
 // trailing whitespace of its section (ws in reasoning, cws in content),
 // that whitespace goes to run, and the stance is the state's, direct.
-func (g *tagGrammar) handRun(run []piece) ([]piece, *stance) {
+func (g *tagGrammar) handRun(run *[]piece) *stance {
 	s := &g.state
 	if s.holding() {
-		return run, nil
+		return nil
 	}
 	g.key = s.key()
 	st := &g.fam.stances[g.key]
@@ -647,11 +647,11 @@ func (g *tagGrammar) handRun(run []piece) ([]piece, *stance) {
 		own, other = &g.ws, &g.cws
 	}
 	if st.direct < 0 || st.hold == 0 || len(own.ws) == 0 || len(other.ws) > 0 {
-		return run, nil
+		return nil
 	}
-	run = append(run, own.ws...)
+	*run = append(*run, own.ws...)
 	own.drop()
-	return run, st
+	return st
 }
 
 // wrapper takes mk, a marker of the answer wrapper (wrap) found in content:
