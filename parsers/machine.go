@@ -135,12 +135,34 @@ func heldTail(hold uint64, s string) int {
 // and active: Extract feeds it with driver.feedWhole.
 type tableMover interface {
 	// move takes marker k, found at offset at where the grammar holds
-	// nothing (its stance is direct, with no run held), the marker's text
-	// to x if it stays; known says that the grammar is where its last move
-	// left it. It returns the stance after it, which the driver only
-	// reads, or nil when the driver must ask for it (sync).
+	// nothing (its stance is direct, and a run the driver holds, if any,
+	// stays as it is: see overRun), the marker's text to x if it stays;
+	// known says that the grammar is where its last move left it. It
+	// returns the stance after it, which the driver only reads, or nil
+	// when the driver must ask for it (sync).
 	move(k, at int, x *gather, known bool) *stance
+	// overRun says what marker k, found where the grammar's stance is
+	// direct and the driver holds a run (stance.hold) the grammar has not
+	// seen, would do with the run were the grammar holding it; known is
+	// as for move.
+	overRun(k int, known bool) runEffect
+	// handRun hands the driver what the grammar holds back where that is
+	// all it holds and its stance is otherwise direct with a hold (the
+	// trailing whitespace of the section it is in): it adds that text to
+	// *run, holds it no more and returns the stance; nil where it holds
+	// anything else or nothing.
+	handRun(run *[]piece) *stance
 }
+
+// A runEffect is what a marker does to the run a driver holds (see
+// tableMover.overRun).
+type runEffect uint8
+
+const (
+	runToGrammar runEffect = iota // something else: the grammar takes the run before the marker
+	runStays                      // the stance stays as it was: the run stays held, for the text after the marker
+	runEnds                       // the run's section ends: it is dropped
+)
 
 // segmented is an optional interface of a grammar that has segments besides
 // reasoning and content, gathered in the builder it returns: its parser is
@@ -179,9 +201,10 @@ type driver struct {
 	// Text after it releases it to the section as the grammar would, or
 	// adds to it; the grammar is handed it (settle) before it sees
 	// anything else, so that it ends up as it would have. Only a driver
-	// that runs holds one: that of a stream, whose next delta may then go
-	// direct; where the whole text comes at once (Extract, the ID walks),
-	// the grammar takes it at once.
+	// that runs holds one (that of a stream, whose next delta may then go
+	// direct), and Extract's in feedWhole, which holds it across markers
+	// that leave it as it is; where the ID walks feed text, the grammar
+	// takes it at once.
 	run  []piece
 	runs bool
 	// extra holds markers the scanner watches although they do not count:
@@ -386,11 +409,16 @@ func (d *driver) settle(out emitter) {
 
 // feedWhole is feed(output, acceptAll, x.emit) for a grammar that is t:
 // text that goes straight to its section goes to x as output's own bytes,
-// less the end the grammar would hold back (stance.hold), which alone goes
-// to the grammar, as a stream's driver hands it its run; and a marker found where the grammar holds nothing is t's move, with
-// none of the driver's calls per marker. Extract's driver watches no extra
-// markers (IDs beat text only in a stream) and holds no run; builds that
-// count work check it.
+// and a marker found where the grammar holds nothing is t's move, with
+// none of the driver's calls per marker. What the grammar would hold back
+// at the end of such text (stance.hold) the driver holds instead (run), as
+// a stream's does, while the markers after it leave it as it is (t's
+// overRun), so that text between markers dropped at its ends (Apriel's
+// terminators after an answer's last newline) goes direct too; the grammar
+// takes the run before anything else it sees, and at the end, before
+// finish. Extract's driver watches no extra markers (IDs beat text only in
+// a stream) and is not one that runs (d.runs); builds that count work
+// check it.
 func (d *driver) feedWhole(t tableMover, output string, x *gather) {
 	if work.Counting && (d.extra != 0 || d.runs) {
 		panic(fmt.Sprintf("parsers: feedWhole given a driver that watches extra markers (%#x) or holds runs (%t)", d.extra, d.runs))
@@ -400,38 +428,56 @@ func (d *driver) feedWhole(t tableMover, output string, x *gather) {
 	known := false // the grammar is where t's last move left it
 	for {
 		held, before, k := d.sc.Next()
-		if held != "" {
+		if held != "" { // none where the driver is fed once: no run is held yet
 			d.text(held, x.emit)
 			known = false
 		}
 		if before != "" {
-			if d.fast >= 0 && !holds(d.hold, before[len(before)-1]) {
+			switch {
+			case d.fast >= 0 && !holds(d.hold, before[len(before)-1]):
 				x.own(gatherSection(phase(d.fast)), d.pos, len(before))
 				d.pos += len(before)
-			} else if d.fast >= 0 { // the grammar would hold its end (stance.hold): it sees only that
-				n := heldTail(d.hold, before)
-				if body := len(before) - n; body > 0 {
-					x.own(gatherSection(phase(d.fast)), d.pos, body)
-					d.pos += body
-				}
-				d.text(before[len(before)-n:], x.emit)
-				known = false
-			} else {
+			case d.direct >= 0: // the run, or before's end, the driver holds
+				at := d.pos
+				d.pos += len(before)
+				d.send(before, at, x.emit)
+			default:
 				d.text(before, x.emit)
-				known = false
+				known = d.fast < 0 && holds(spaceSet, before[len(before)-1]) && d.takeRun(t) // the grammar may hold its end
 			}
 		}
 		if k < 0 {
+			if len(d.run) > 0 {
+				d.settle(x.emit) // what the scanner holds at the end follows it
+			}
 			return
 		}
 		mk := d.markers[k]
 		if d.mask&(1<<k) == 0 { // the text before it moved the stance: text now
-			d.text(mk, x.emit)
-			known = false
+			if at := d.pos; d.direct >= 0 {
+				d.pos += len(mk)
+				d.send(mk, at, x.emit)
+			} else {
+				d.text(mk, x.emit)
+				known = d.fast < 0 && holds(spaceSet, mk[len(mk)-1]) && d.takeRun(t)
+			}
 			continue
 		}
 		at := d.pos
 		d.pos += len(mk)
+		if len(d.run) > 0 {
+			switch t.overRun(k, known) {
+			case runStays:
+				t.move(k, at, x, true)
+				known = true
+				continue
+			case runEnds:
+				d.holdOnly("", 0)
+			default:
+				d.settle(x.emit)
+			}
+			known = true // overRun has looked
+		}
 		if d.fast < 0 { // the grammar holds something: it takes the marker
 			d.g.marker(k, at, x.emit)
 		} else if st := t.move(k, at, x, known); st != nil {
@@ -442,6 +488,21 @@ func (d *driver) feedWhole(t tableMover, output string, x *gather) {
 		d.sync()
 		known = false
 	}
+}
+
+// takeRun makes what the grammar t, which holds something back (its
+// stance is not direct), holds back the driver's run where the grammar can
+// hand it over (t's handRun), its stance then direct, and
+// reports whether it did; the grammar is then where a move would leave it
+// (see tableMover.move).
+func (d *driver) takeRun(t tableMover) bool {
+	st := t.handRun(&d.run)
+	if st == nil {
+		return false
+	}
+	d.use(*st)
+	d.fast = -1 // the run is held
+	return true
 }
 
 // sync tells the scanner which markers count now.

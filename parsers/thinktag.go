@@ -297,9 +297,10 @@ type move struct {
 	to     tagState
 	fresh  bool
 	keep   bool
-	untrim bool  // not fresh: the marker ends a leading trim (trimming)
-	key    uint8 // the structure of to
-	plain  bool  // from a state that holds nothing, the state it leads to holds nothing either
+	untrim bool      // not fresh: the marker ends a leading trim (trimming)
+	key    uint8     // the structure of to
+	plain  bool      // from a state that holds nothing, the state it leads to holds nothing either
+	run    runEffect // what it does to a run the driver holds for a direct stance (tableMover.overRun)
 }
 
 // compile fills the family's table from the rules its spec sets.
@@ -311,6 +312,7 @@ func (f *tagFamily) compile() {
 			mv := f.rule(s, kind)
 			mv.key = mv.to.key()
 			mv.plain = !mv.to.inTail && (!mv.fresh || !mv.to.holding())
+			mv.run = f.overRun(s, kind, &mv)
 			f.moves[k][kind] = mv
 		}
 		f.stances[k] = f.stanceIn(s)
@@ -341,6 +343,21 @@ func (f *tagFamily) stanceIn(s tagState) stance {
 		}
 	}
 	return st
+}
+
+// overRun is what a marker of kind, making move mv from structure s,
+// does to the trailing text marker would find held (trailingSpace): the
+// end of reasoning drops reasoning's; a move that keeps the structure,
+// holds nothing after it and keeps no text leaves it held, to be released
+// or added to by the text after it, as before the marker.
+func (f *tagFamily) overRun(s tagState, kind markerKind, mv *move) runEffect {
+	switch {
+	case s.phase == phaseReasoning && mv.to.phase != phaseReasoning:
+		return runEnds
+	case mv.key == s.key() && mv.plain && !mv.keep && !(kind == kindDrop && s.phase == phaseContent && f.wrap[0] != ""):
+		return runStays
+	}
+	return runToGrammar
 }
 
 // active returns the markers that mean something in state s.
@@ -604,6 +621,37 @@ func (g *tagGrammar) move(k, at int, x *gather, known bool) *stance {
 	}
 	g.key = mv.key
 	return &f.stances[mv.key]
+}
+
+// overRun is a tableMover's: what marker k does to the run the driver
+// holds, by the table.
+func (g *tagGrammar) overRun(k int, known bool) runEffect {
+	if !known {
+		g.key = g.state.key()
+	}
+	return g.fam.moves[g.key][g.fam.kinds[k]].run
+}
+
+// handRun is a tableMover's: where the state holds nothing but the
+// trailing whitespace of its section (ws in reasoning, cws in content),
+// that whitespace goes to run, and the stance is the state's, direct.
+func (g *tagGrammar) handRun(run *[]piece) *stance {
+	s := &g.state
+	if s.holding() {
+		return nil
+	}
+	g.key = s.key()
+	st := &g.fam.stances[g.key]
+	own, other := &g.cws, &g.ws
+	if s.phase == phaseReasoning {
+		own, other = &g.ws, &g.cws
+	}
+	if st.direct < 0 || st.hold == 0 || len(own.ws) == 0 || len(other.ws) > 0 {
+		return nil
+	}
+	*run = append(*run, own.ws...)
+	own.drop()
+	return st
 }
 
 // wrapper takes mk, a marker of the answer wrapper (wrap) found in content:

@@ -83,12 +83,18 @@ type Scanner struct {
 	cur     int    // offset in delta of what Next has not reached yet
 
 	// next[k] is where marker k next occurs in delta at or after the offset
-	// it was looked for from (len(delta) when nowhere), valid while its bit
-	// in known is set and it is not behind cur. It spares a search per
+	// it was looked for from (len(delta) when nowhere), or where it does
+	// not occur before (loose), valid while its bit in known is set and it
+	// is not behind cur. It spares a search per
 	// marker per Next, which would make a delta with many markers cost its
 	// length times their number.
 	next  [MaxMarkers]int
 	known uint64
+	// loose marks the markers of known whose next is only where they do
+	// not occur before: a search of several markers that share a first
+	// byte (indexGroup) found another of them there, which has the place
+	// itself.
+	loose uint64
 
 	// prev is the set active before this one, and sets remembers what
 	// SetActive derived for the last few sets (a zero entry is the empty
@@ -700,7 +706,7 @@ func (s *Scanner) matchAcross(a, b string) (k int, more uint64) {
 func (s *Scanner) index(rest string) (pos, k int) {
 	switch {
 	case s.lead == "": // a long delta (a short one is nextShort's)
-		return s.indexEach(s.cur)
+		return s.indexEach(s.cur, true)
 	case s.active&(s.active-1) == 0: // one marker, the lead: its own search
 		i := strings.Index(rest, s.lead)
 		if i < 0 {
@@ -726,7 +732,7 @@ func (s *Scanner) index(rest string) (pos, k int) {
 		}
 		off++
 		if misses++; misses > 4+off>>4 {
-			return s.indexEach(s.cur + off)
+			return s.indexEach(s.cur+off, false)
 		}
 	}
 }
@@ -750,26 +756,106 @@ func (s *Scanner) startsAt(t string) int {
 
 // indexEach is index by a search per active marker, from offset from of
 // the delta on; a marker's next occurrence is kept (next) until it is
-// passed.
-func (s *Scanner) indexEach(from int) (pos, k int) {
+// passed. With grouped, markers that share a first byte are searched
+// together (indexGroup), where a search of each would pass over the places
+// of that byte once per marker.
+func (s *Scanner) indexEach(from int, grouped bool) (pos, k int) {
 	best, k := len(s.delta), -1
-	for i, mk := range s.markers {
-		if s.active&(1<<i) == 0 {
-			continue
-		}
+	var first *[256]uint8
+	if grouped {
+		first = s.table()
+	}
+	for m := s.active; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros64(m)
 		if s.known&(1<<i) == 0 || s.next[i] < from {
-			work.Add(len(s.delta) - from)
-			s.next[i] = len(s.delta)
-			if j := strings.Index(s.delta[from:], mk); j >= 0 {
-				s.next[i] = from + j
+			if mk := s.markers[i]; grouped && first[mk[0]] == manyFirst {
+				s.indexGroup(mk[0], from)
+			} else {
+				s.indexOne(i, from)
 			}
-			s.known |= 1 << i
 		}
-		if s.next[i] < best {
-			best, k = s.next[i], i
+		// Where a marker has its place, the others found not to occur
+		// before it (loose) have the same: it wins.
+		if n := s.next[i]; n < best || n == best && k >= 0 && s.loose&(1<<k) != 0 {
+			best, k = n, i
 		}
 	}
+	if k >= 0 && s.loose&(1<<k) != 0 { // the marker found there is no longer active: look again
+		for m := s.active & s.loose; m != 0; m &= m - 1 {
+			if i := bits.TrailingZeros64(m); s.next[i] == best {
+				s.known &^= 1 << i
+			}
+		}
+		return s.indexEach(from, grouped)
+	}
 	return best - s.cur, k
+}
+
+// indexOne finds where marker i next occurs from offset from of the delta
+// on (next).
+func (s *Scanner) indexOne(i, from int) {
+	work.Add(len(s.delta) - from)
+	s.next[i] = len(s.delta)
+	if j := strings.Index(s.delta[from:], s.markers[i]); j >= 0 {
+		s.next[i] = from + j
+	}
+	s.known |= 1 << i
+	s.loose &^= 1 << i
+}
+
+// indexGroup finds where the active markers that begin with byte c (there
+// are several) next occur from offset from of the delta on, by one pass
+// over the places of c: the first of them found has its place (next), the
+// others the same place as where they do not occur before (loose). Where
+// c comes often without any of them, each is searched on its own from
+// there (indexOne), as strings.Index would turn from the first byte's
+// places to its own search.
+func (s *Scanner) indexGroup(c byte, from int) {
+	var group uint64
+	for m := s.active; m != 0; m &= m - 1 {
+		if i := bits.TrailingZeros64(m); s.markers[i][0] == c {
+			group |= 1 << i
+		}
+	}
+	s.known |= group
+	s.loose &^= group
+	d := s.delta
+	at := len(d) // where one of them is; none: the end
+	for off, misses := from, 0; ; {
+		j := strings.IndexByte(d[off:], c)
+		if j < 0 {
+			work.Add(len(d) - off)
+			break
+		}
+		work.Add(j + 1)
+		off += j
+		if k := s.startsIn(group, d[off:]); k >= 0 {
+			at, s.loose = off, s.loose|group&^(1<<k)
+			break
+		}
+		off++
+		if misses++; misses > 4+(off-from)>>4 {
+			for m := group; m != 0; m &= m - 1 {
+				s.indexOne(bits.TrailingZeros64(m), off)
+			}
+			return
+		}
+	}
+	for m := group; m != 0; m &= m - 1 {
+		s.next[bits.TrailingZeros64(m)] = at
+	}
+}
+
+// startsIn returns the marker of group t starts with, whole, or -1; the
+// markers of group share t's first byte, and none is one byte long.
+func (s *Scanner) startsIn(group uint64, t string) int {
+	for m := group; m != 0; m &= m - 1 {
+		k := bits.TrailingZeros64(m)
+		if mk := s.markers[k]; len(mk) <= len(t) && mk[1] == t[1] && t[:len(mk)] == mk {
+			return k
+		}
+	}
+	return -1
 }
 
 // partial returns the length of the longest suffix of t that is a proper
