@@ -143,8 +143,9 @@ type tableMover interface {
 	move(k, at int, x *gather, known bool) *stance
 	// overRun says what marker k, found where the grammar's stance is
 	// direct and the driver holds a run (stance.hold) the grammar has not
-	// seen, would do with the run were the grammar holding it; known is
-	// as for move.
+	// seen, would do with the run were the grammar holding it; where the
+	// run stays (runStays), it makes the marker's move, as move would
+	// (such a move has nothing to add to x). known is as for move.
 	overRun(k int, known bool) runEffect
 	// handRun hands the driver what the grammar holds back where that is
 	// all it holds and its stance is otherwise direct with a hold (the
@@ -438,9 +439,7 @@ func (d *driver) feedWhole(t tableMover, output string, x *gather) {
 				x.own(gatherSection(phase(d.fast)), d.pos, len(before))
 				d.pos += len(before)
 			case d.direct >= 0: // the run, or before's end, the driver holds
-				at := d.pos
-				d.pos += len(before)
-				d.send(before, at, x.emit)
+				d.sendWhole(before, x)
 			default:
 				d.text(before, x.emit)
 				known = d.fast < 0 && holds(spaceSet, before[len(before)-1]) && d.takeRun(t) // the grammar may hold its end
@@ -454,9 +453,8 @@ func (d *driver) feedWhole(t tableMover, output string, x *gather) {
 		}
 		mk := d.markers[k]
 		if d.mask&(1<<k) == 0 { // the text before it moved the stance: text now
-			if at := d.pos; d.direct >= 0 {
-				d.pos += len(mk)
-				d.send(mk, at, x.emit)
+			if d.direct >= 0 {
+				d.sendWhole(mk, x)
 			} else {
 				d.text(mk, x.emit)
 				known = d.fast < 0 && holds(spaceSet, mk[len(mk)-1]) && d.takeRun(t)
@@ -465,22 +463,21 @@ func (d *driver) feedWhole(t tableMover, output string, x *gather) {
 		}
 		at := d.pos
 		d.pos += len(mk)
-		if len(d.run) > 0 {
-			switch t.overRun(k, known) {
-			case runStays:
-				t.move(k, at, x, true)
-				known = true
-				continue
-			case runEnds:
-				d.holdOnly("", 0)
-			default:
-				d.settle(x.emit)
+		if d.fast < 0 { // the driver holds a run, or the grammar holds something
+			e := runToGrammar
+			if len(d.run) > 0 {
+				if e = t.overRun(k, known); e == runStays { // moved, the run still held
+					known = true
+					continue
+				}
+				known = true // overRun has looked
 			}
-			known = true // overRun has looked
+			var taken bool
+			if known, taken = d.wholeMarker(k, at, x, known, e); taken {
+				continue
+			}
 		}
-		if d.fast < 0 { // the grammar holds something: it takes the marker
-			d.g.marker(k, at, x.emit)
-		} else if st := t.move(k, at, x, known); st != nil {
+		if st := t.move(k, at, x, known); st != nil {
 			d.use(*st)
 			known = true
 			continue
@@ -488,6 +485,34 @@ func (d *driver) feedWhole(t tableMover, output string, x *gather) {
 		d.sync()
 		known = false
 	}
+}
+
+// sendWhole is send for text s of feedWhole, at the driver's offset.
+func (d *driver) sendWhole(s string, x *gather) {
+	at := d.pos
+	d.pos += len(s)
+	d.send(s, at, x.emit)
+}
+
+// wholeMarker is feedWhole's for marker k, at offset at, where the stance
+// is not fast and the marker does not leave the run the driver holds, if
+// any, as it is (e, t's overRun, runToGrammar where no run is held): the
+// run ends (runEnds) or the grammar takes it first, and the grammar takes
+// the marker where it holds something then. It reports known after it (as
+// in feedWhole) and whether the marker is taken; where it is not, the
+// stance is direct with no run held, and the marker is t's move.
+func (d *driver) wholeMarker(k, at int, x *gather, known bool, e runEffect) (bool, bool) {
+	if e == runEnds {
+		d.holdOnly("", 0)
+	} else if len(d.run) > 0 {
+		d.settle(x.emit)
+	}
+	if d.fast < 0 { // the grammar holds something: it takes the marker
+		d.g.marker(k, at, x.emit)
+		d.sync()
+		return false, true
+	}
+	return known, false
 }
 
 // takeRun makes what the grammar t, which holds something back (its

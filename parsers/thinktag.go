@@ -624,12 +624,17 @@ func (g *tagGrammar) move(k, at int, x *gather, known bool) *stance {
 }
 
 // overRun is a tableMover's: what marker k does to the run the driver
-// holds, by the table.
+// holds, by the table; where the run stays, the move it makes is the
+// state's apply alone (see tagFamily.overRun).
 func (g *tagGrammar) overRun(k int, known bool) runEffect {
 	if !known {
 		g.key = g.state.key()
 	}
-	return g.fam.moves[g.key][g.fam.kinds[k]].run
+	mv := &g.fam.moves[g.key][g.fam.kinds[k]]
+	if mv.run == runStays {
+		mv.apply(&g.state)
+	}
+	return mv.run
 }
 
 // handRun is a tableMover's: where the state holds nothing but the
