@@ -428,7 +428,7 @@ func (d *driver) feedWhole(t tableMover, output string, x *gather) {
 	d.fed += len(output)
 	known := false // the grammar is where t's last move left it
 	for {
-		held, before, k := d.sc.Next()
+		held, before, k := d.sc.NextWhole()
 		if held != "" { // none where the driver is fed once: no run is held yet
 			d.text(held, x.emit)
 			known = false

@@ -754,6 +754,25 @@ func (s *Scanner) startsAt(t string) int {
 	return -1
 }
 
+// NextWhole is Next where nothing is held and, but for the end, what is
+// left of the delta is long (a text fed whole, as Extract's): a search
+// of it for the next active marker, without Next's tests for held text and
+// short deltas.
+func (s *Scanner) NextWhole() (held, text string, m int) {
+	rest := s.delta[s.cur:]
+	if s.held != "" || len(rest) <= 32 || s.active == 0 || len(rest) < s.short {
+		return s.Next()
+	}
+	if pos, k := s.index(rest); k >= 0 {
+		s.cur += pos + len(s.markers[k])
+		return "", rest[:pos], k
+	}
+	n, cand := s.partial(rest)
+	cut := len(rest) - n
+	s.held, s.cand, s.candOf, s.cur = rest[cut:], cand, s.active, len(s.delta)
+	return "", rest[:cut], -1
+}
+
 // indexEach is index by a search per active marker, from offset from of
 // the delta on; a marker's next occurrence is kept (next) until it is
 // passed. With grouped, markers that share a first byte are searched
