@@ -354,7 +354,12 @@ func (f *tagFamily) overRun(s tagState, kind markerKind, mv *move) runEffect {
 	switch {
 	case s.phase == phaseReasoning && mv.to.phase != phaseReasoning:
 		return runEnds
-	case mv.key == s.key() && mv.plain && !mv.keep && !(kind == kindDrop && s.phase == phaseContent && f.wrap[0] != ""):
+	case kind == kindDrop && s.phase == phaseContent && f.wrap[0] != "":
+		// The answer wrapper's marker (wrap) is the grammar's to read, not
+		// the table's (tagGrammar.wrapper): it opens or closes the answer,
+		// or is text that the held whitespace goes before.
+		return runToGrammar
+	case mv.key == s.key() && mv.plain && !mv.keep:
 		return runStays
 	}
 	return runToGrammar
