@@ -779,35 +779,37 @@ func (s *Scanner) NextWhole() (held, text string, m int) {
 // together (indexGroup), where a search of each would pass over the places
 // of that byte once per marker.
 func (s *Scanner) indexEach(from int, grouped bool) (pos, k int) {
-	best, k := len(s.delta), -1
 	var first *[256]uint8
 	if grouped {
 		first = s.table()
 	}
-	for m := s.active; m != 0; m &= m - 1 {
-		i := bits.TrailingZeros64(m)
-		if s.known&(1<<i) == 0 || s.next[i] < from {
-			if mk := s.markers[i]; grouped && first[mk[0]] == manyFirst {
-				s.indexGroup(mk[0], from)
-			} else {
-				s.indexOne(i, from)
+	for {
+		best, k := len(s.delta), -1
+		for m := s.active; m != 0; m &= m - 1 {
+			i := bits.TrailingZeros64(m)
+			if s.known&(1<<i) == 0 || s.next[i] < from {
+				if mk := s.markers[i]; grouped && first[mk[0]] == manyFirst {
+					s.indexGroup(mk[0], from)
+				} else {
+					s.indexOne(i, from)
+				}
+			}
+			// Where a marker has its place, the others found not to occur
+			// before it (loose) have the same: it wins.
+			if n := s.next[i]; n < best || n == best && k >= 0 && s.loose&(1<<k) != 0 {
+				best, k = n, i
 			}
 		}
-		// Where a marker has its place, the others found not to occur
-		// before it (loose) have the same: it wins.
-		if n := s.next[i]; n < best || n == best && k >= 0 && s.loose&(1<<k) != 0 {
-			best, k = n, i
+		if k < 0 || s.loose&(1<<k) == 0 {
+			return best - s.cur, k
 		}
-	}
-	if k >= 0 && s.loose&(1<<k) != 0 { // the marker found there is no longer active: look again
+		// The marker found there is no longer active: look again.
 		for m := s.active & s.loose; m != 0; m &= m - 1 {
 			if i := bits.TrailingZeros64(m); s.next[i] == best {
 				s.known &^= 1 << i
 			}
 		}
-		return s.indexEach(from, grouped)
 	}
-	return best - s.cur, k
 }
 
 // indexOne finds where marker i next occurs from offset from of the delta
