@@ -754,10 +754,10 @@ func (s *Scanner) startsAt(t string) int {
 	return -1
 }
 
-// NextWhole is Next where nothing is held and, but for the end, what is
-// left of the delta is long (a text fed whole, as Extract's): a search
-// of it for the next active marker, without Next's tests for held text and
-// short deltas.
+// NextWhole is Next for a scanner fed a whole text at once (Extract's):
+// where nothing is held and what is left of the delta is long, as it is
+// but near the end, it searches that for the next active marker without
+// Next's tests for held text and short deltas.
 func (s *Scanner) NextWhole() (held, text string, m int) {
 	rest := s.delta[s.cur:]
 	if s.held != "" || len(rest) <= 32 || s.active == 0 || len(rest) < s.short {
