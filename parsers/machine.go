@@ -1160,17 +1160,35 @@ func (s *shell) beginWith(c byte) bool {
 	return true
 }
 
-// toContent, quietFew (or quietIDs) and took are ExtractStreaming's fast
-// path for a wrapper that reads each delta anyway, and so finds itself
-// whether it has the byte every marker begins with (beginWith): without
-// it, a delta t (not empty) goes whole to content where toContent reports
-// true and the IDs are quiet, checked in that order, as ExtractStreaming
-// does; the wrapper then takes it so and counts it (took), without the
-// shell's own look for that byte or a call through the reasoning.Parser
-// interface.
+// toContent, toScan, quietFew (or quietIDs), took and scan are
+// ExtractStreaming's fast path for a wrapper that reads each delta anyway,
+// and so finds itself whether it has the byte every marker begins with
+// (beginWith). A delta t (not empty) takes the fast path where the stance
+// sends text to content as it comes (toScan) and its IDs are quiet,
+// checked in that order, as ExtractStreaming does. Then, where the scanner
+// holds nothing as well (toContent) and t has no such byte, t goes whole
+// to content: the wrapper takes it so and counts it (took), without the
+// shell's own look for that byte; any other goes to scan. Either way
+// without a call through the reasoning.Parser interface.
 func (s *shell) toContent(t string) bool {
+	return s.toScan(t) && s.live.sc.Held() == ""
+}
+
+// toScan is toContent, whether or not the scanner holds text.
+func (s *shell) toScan(t string) bool {
 	l := &s.live
-	return l.fast == int8(phaseContent) && !holds(l.hold, t[len(t)-1]) && l.sc.Held() == ""
+	return l.fast == int8(phaseContent) && !holds(l.hold, t[len(t)-1])
+}
+
+// scan is ExtractStreaming for a delta t that takes the fast path (see
+// toContent), where the scanner holds text or t has the byte every marker
+// begins with: the scanner reads it unless it finds t quiet after all.
+func (s *shell) scan(t string) reasoning.Message {
+	if !s.live.sc.Quiet(t) {
+		return s.toSection(t)
+	}
+	s.took(len(t))
+	return reasoning.Message{Content: t}
 }
 
 // took counts n bytes the caller took as ExtractStreaming's fast path

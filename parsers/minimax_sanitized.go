@@ -48,8 +48,9 @@ func newMiniMaxM2Sanitized(tok tokenizer.Tokenizer, cfg reasoning.Config) (reaso
 	q := &sanitized{Parser: p}
 	if sh, ok := p.(*shell); ok && sh.beginWith('<') {
 		q.base = sh
+		return q, nil
 	}
-	return q, nil
+	return sanitizedVia{q}, nil
 }
 
 func init() {
@@ -62,8 +63,10 @@ func init() {
 type sanitized struct {
 	reasoning.Parser
 	// base is the Parser as its shell, whose markers all begin with "<"
-	// (nil when not): ExtractStreaming takes a delta with no "<" that the
-	// shell's fast path sends to content whole itself (shell.toContent).
+	// (nil when not, and then the parser is a sanitizedVia):
+	// ExtractStreaming takes a delta with no "<" that the shell's fast
+	// path sends to content whole itself, and hands one the fast path
+	// hands to the scanner to the scanner (shell.toContent).
 	base  *shell
 	paths pathRule
 	names nameRule
@@ -278,8 +281,11 @@ func normalizePaths(s string) string {
 // ExtractStreaming is minimax_m2's, with its content through the
 // normaliser. A delta with no "<" that minimax_m2 would send whole to
 // content as it comes is not handed to it: the pass over its bytes the
-// normaliser makes finds that it has no "<" (content). A short delta that
-// ends in an ASCII character, after no text rule (a) holds, goes through
+// normaliser makes finds that it has no "<" (content). Where minimax_m2's
+// fast path would hand the delta to its scanner instead (it has a "<", or
+// the scanner holds text), the delta goes to the scanner (shell.scan).
+// A short delta that ends in an ASCII character, after no text rule (a)
+// holds, goes through
 // rule (a) here as its feed takes such a delta, from one scan of its
 // bytes' classes; when rule (a) takes it whole (pathRule.short) and it has
 // no dot, after no held text but a run of whitespace with no dot that it
@@ -289,15 +295,47 @@ func normalizePaths(s string) string {
 // other goes through each rule's feed (rule (b)'s alone when rule (a) took
 // it here).
 func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
-	if p.base == nil {
-		return p.viaBase(d.Text, d.IDs)
-	}
 	return p.content(d.Text, d.IDs, p.base)
+}
+
+// sanitizedVia is a sanitized parser whose base is not a shell whose
+// markers all begin with "<" (sanitized.base): each delta goes through
+// the base.
+type sanitizedVia struct{ *sanitized }
+
+func (p sanitizedVia) ExtractStreaming(d reasoning.Delta) reasoning.Message {
+	return p.viaBase(d.Text, d.IDs)
 }
 
 // viaBase is ExtractStreaming for a delta s with ids that the base takes.
 func (p *sanitized) viaBase(s string, ids []int) reasoning.Message {
-	m := p.Parser.ExtractStreaming(reasoning.Delta{Text: s, IDs: ids})
+	return p.decided(p.Parser.ExtractStreaming(reasoning.Delta{Text: s, IDs: ids}))
+}
+
+// hasOpen reports whether s, at most maxSepRun bytes, has a "<", which
+// begins every marker of the base (see sanitized.base): a byte at a time,
+// which for so short a text costs less than the call of strings.IndexByte.
+func hasOpen(s string) bool {
+	for i := range len(s) {
+		if s[i] == '<' {
+			return true
+		}
+	}
+	return false
+}
+
+// notContent is ExtractStreaming for a delta s with ids that its shell sh
+// does not send whole to content (toContent).
+func (p *sanitized) notContent(s string, ids []int, sh *shell) reasoning.Message {
+	if sh.toScan(s) && (sh.quietFew(ids) || sh.quietIDs(ids)) {
+		return p.decided(sh.scan(s))
+	}
+	return p.viaBase(s, ids)
+}
+
+// decided returns m, the base's message, with its content through the
+// rules.
+func (p *sanitized) decided(m reasoning.Message) reasoning.Message {
 	if m.Content != "" {
 		m.Content = p.content(m.Content, nil, nil).Content
 	}
@@ -307,7 +345,8 @@ func (p *sanitized) viaBase(s string, ids []int) reasoning.Message {
 // content runs the rules over s, content (not empty), and returns it
 // decided. With sh set, s is a delta with ids that the base, its shell,
 // has not taken: content takes it as content where the shell's fast path
-// would send it there whole, and hands any other to the base (viaBase).
+// would send it there whole, and hands any other to the shell's scanner
+// where that fast path would (shell.scan), else to the base (viaBase).
 func (p *sanitized) content(s string, ids []int, sh *shell) reasoning.Message {
 	n := len(s)
 	if n == 0 { // a delta: content is not empty
@@ -315,23 +354,21 @@ func (p *sanitized) content(s string, ids []int, sh *shell) reasoning.Message {
 	}
 	if sh != nil {
 		if !sh.toContent(s) {
-			return p.viaBase(s, ids)
+			return p.notContent(s, ids, sh)
 		}
 		if !sh.quietFew(ids) && !sh.quietIDs(ids) {
 			return p.viaBase(s, ids)
 		}
 	}
 	// With sh set, the shell's fast path now sends s whole to content
-	// unless s has a "<": the base then takes s, which its fast path hands
-	// to the scanner with the IDs already found quiet (so none are passed:
-	// quiet again, they would change nothing).
+	// unless s has a "<": the shell's scanner then reads it (shell.scan).
 	//
 	// A delta no longer than the longest run joined: a run of whitespace
 	// at its end that rule (b) holds below is one a try may still join.
 	if p.paths.hold != "" || n > maxSepRun || s[n-1] >= utf8.RuneSelf {
 		if sh != nil {
-			if strings.IndexByte(s, '<') >= 0 {
-				return p.viaBase(s, nil)
+			if n > maxSepRun || hasOpen(s) { // in a longer s, the scanner looks for "<"
+				return p.decided(sh.scan(s))
 			}
 			sh.took(n)
 		}
@@ -350,11 +387,11 @@ func (p *sanitized) content(s string, ids []int, sh *shell) reasoning.Message {
 			c1, c2 := normClass[s[1]], normClass[s[n-1]]
 			seen, rest = c0|c1|c2, rest&c1&c2
 		}
-	case n <= 8: // s[1:5] and s[n-4:], which overlap: a byte read twice changes neither
-		w, v := s[1:5], s[n-4:]
-		c1, c2, c3, c4 := normClass[w[0]], normClass[w[1]], normClass[w[2]], normClass[w[3]]
+	case n <= 8: // s[1:4] and s[n-4:], which may overlap: a byte read twice changes neither
+		w, v := s[1:4], s[n-4:]
+		c1, c2, c3 := normClass[w[0]], normClass[w[1]], normClass[w[2]]
 		c5, c6, c7, c8 := normClass[v[0]], normClass[v[1]], normClass[v[2]], normClass[v[3]]
-		seen, rest = c0|c1|c2|c3|c4|c5|c6|c7|c8, rest&c1&c2&c3&c4&c5&c6&c7&c8
+		seen, rest = c0|c1|c2|c3|c5|c6|c7|c8, rest&c1&c2&c3&c5&c6&c7&c8
 	default:
 		k := 1
 		for ; k+4 <= n; k += 4 {
@@ -370,12 +407,8 @@ func (p *sanitized) content(s string, ids []int, sh *shell) reasoning.Message {
 		}
 	}
 	if sh != nil {
-		if seen&cBreak != 0 { // "<" has cBreak
-			for i := range n {
-				if s[i] == '<' {
-					return p.viaBase(s, nil)
-				}
-			}
+		if seen&cBreak != 0 && hasOpen(s) { // "<" has cBreak
+			return p.decided(sh.scan(s))
 		}
 		sh.took(n)
 	}

@@ -122,8 +122,11 @@ func (s *Slab) Append(str, more string) string {
 	if str == "" || more == "" {
 		return str + more // one of them: no copy
 	}
-	start := s.Begin(len(str) + len(more))
-	s.WriteString(str)
-	s.WriteString(more)
-	return s.End(start)
+	n := len(str) + len(more)
+	start := s.Begin(n)
+	b := s.buf[start : start+n]
+	copy(b[len(str):], more)
+	copy(b, str)
+	*s.used() = start + n
+	return unsafe.String(&b[0], n)
 }
