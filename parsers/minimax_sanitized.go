@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/reasoning-go/reasoning"
 	"github.com/reasoning-go/reasoning/internal/marker"
@@ -74,9 +75,22 @@ type sanitized struct {
 	whole wholeNorm // Extract's
 }
 
+// Extract is minimax_m2's, with its content through the normaliser. Content
+// its shell joins from several pieces of the output it joins into a buffer
+// of ours, which the normaliser rewrites in place (runOwned).
 func (p *sanitized) Extract(output string) reasoning.Message {
-	m := p.Parser.Extract(output)
-	m.Content = p.whole.run(m.Content)
+	sh, ok := p.Parser.(*shell)
+	if !ok {
+		m := p.Parser.Extract(output)
+		m.Content = p.whole.run(m.Content)
+		return m
+	}
+	m, own := sh.extractOwned(output)
+	if own != nil {
+		m.Content = p.whole.runOwned(own)
+	} else {
+		m.Content = p.whole.run(m.Content)
+	}
 	return m
 }
 
@@ -87,7 +101,23 @@ type wholeNorm struct {
 	names nameRule // and the runs either rule rewrites, and the output
 }
 
-// run returns normalizePaths(s), the two rules in one pass. Only a try at
+// run returns normalizePaths(s).
+func (w *wholeNorm) run(s string) string {
+	w.cut(s)
+	return w.names.emitWhole(s)
+}
+
+// runOwned returns normalizePaths of buf's text, rewritten in buf itself,
+// whose bytes the result then holds: buf is the caller's, who writes it no
+// more. The rules read buf's text as a string that lives only until they
+// have found the runs to rewrite, before buf is written.
+func (w *wholeNorm) runOwned(buf []byte) string {
+	w.cut(unsafe.String(unsafe.SliceData(buf), len(buf)))
+	return w.names.cutInPlace(buf)
+}
+
+// cut finds the runs normalizePaths(s) rewrites (names.cuts), the two rules
+// in one pass. Only a try at
 // a spaced run can rewrite text, and every try in a run reads the same
 // extension after it, so a run not followed by one (of 1 to 16 letters and
 // digits) is passed over at once. The state either rule tries in depends
@@ -100,7 +130,7 @@ type wholeNorm struct {
 // output, which is s but at the runs rule (a) rewrites: there rule (b)
 // finds no spaced run, and what follows stands in the extension, after a
 // dot.
-func (w *wholeNorm) run(s string) string {
+func (w *wholeNorm) cut(s string) {
 	a, b := &w.paths, &w.names
 	b.cuts = b.cuts[:0]
 	la, lb := 0, 0 // where the last match of rule a, and of either rule, ended
@@ -184,7 +214,6 @@ func (w *wholeNorm) run(s string) string {
 		}
 		lb, k = x, x
 	}
-	return b.emitWhole(s)
 }
 
 // pathAt runs rule (a) at the spaced run s[start:end] of a whole text,
@@ -1685,6 +1714,34 @@ func (p *nameRule) emitWhole(t string) string {
 	b.WriteString(t[prev:])
 	p.cuts = p.cuts[:0]
 	return b.String()
+}
+
+// cutInPlace returns buf's text with the runs rewritten (cuts), rewritten
+// in buf itself, whose bytes the result then holds: buf is the caller's,
+// who writes it no more. A rewritten run is shorter than the run, so each
+// byte moves towards the start, past bytes already moved.
+func (p *nameRule) cutInPlace(buf []byte) string {
+	w, prev := 0, 0 // where the next byte goes, and where it comes from
+	if len(p.cuts) > 0 {
+		w, prev = p.cuts[0].start, p.cuts[0].start // the text before the first run stays
+	}
+	for _, c := range p.cuts {
+		w += copy(buf[w:], buf[prev:c.start])
+		if c.dots == 1 { // the common run
+			buf[w] = '.'
+			w++
+		} else {
+			w += copy(buf[w:], manyDots[:c.dots])
+		}
+		prev = c.end
+	}
+	if w != prev {
+		w += copy(buf[w:], buf[prev:])
+	} else {
+		w = len(buf)
+	}
+	p.cuts = p.cuts[:0]
+	return unsafe.String(unsafe.SliceData(buf), w)
 }
 
 // listedExtension reports whether ext (at most 16 ASCII letters and
