@@ -1764,11 +1764,12 @@ func listedSplit(a, b string) bool {
 }
 
 // packExt returns ext, at most 8 ASCII letters and digits, in lower case,
-// as a number: its bytes, the first the highest.
+// as a number: its bytes, the first the highest. Bit 0x20 makes a letter
+// lower case and is set in every digit.
 func packExt(ext string) uint64 {
 	var k uint64
 	for i := range len(ext) {
-		k = k<<8 | uint64(ext[i]|0x20*byte(bit(ext[i] >= 'A' && ext[i] <= 'Z')))
+		k = k<<8 | uint64(ext[i]|0x20)
 	}
 	return k
 }
