@@ -75,9 +75,10 @@ type sanitized struct {
 	whole wholeNorm // Extract's
 }
 
-// Extract is minimax_m2's, with its content through the normaliser. Content
-// its shell joins from several pieces of the output it joins into a buffer
-// of ours, which the normaliser rewrites in place (runOwned).
+// Extract is minimax_m2's, with its content through the normaliser. Where
+// the content is several pieces of the output, the shell joins them into a
+// buffer the parser owns (shell.extractOwned), which the normaliser then
+// rewrites in place (runOwned): one copy of the content, not two.
 func (p *sanitized) Extract(output string) reasoning.Message {
 	sh, ok := p.Parser.(*shell)
 	if !ok {
@@ -117,19 +118,17 @@ func (w *wholeNorm) runOwned(buf []byte) string {
 }
 
 // cut finds the runs normalizePaths(s) rewrites (names.cuts), the two rules
-// in one pass. Only a try at
-// a spaced run can rewrite text, and every try in a run reads the same
-// extension after it, so a run not followed by one (of 1 to 16 letters and
-// digits) is passed over at once. The state either rule tries in depends
-// only on the text since the last character that ended its run
-// (whitespace or one of "'`<>| for rule a, any character that is no name's
-// for rule b), or since its last match, after which it starts over: so it
-// goes from one spaced run to the next, found by its dots, and reads back
-// from each only as far as that, the name before it and, when a slash may
-// precede that, rule a's stretch (pathAt). Rule (b) reads rule (a)'s
-// output, which is s but at the runs rule (a) rewrites: there rule (b)
-// finds no spaced run, and what follows stands in the extension, after a
-// dot.
+// in one pass. Only a try at a spaced run can rewrite text, and every try in
+// a run reads the same extension after it, so a run not followed by one (of
+// 1 to 16 letters and digits) is passed over at once. The state either rule
+// tries in depends only on the text since the last character that ended its
+// run (whitespace or one of "'`<>| for rule a, any character that is no
+// name's for rule b), or since its last match, after which it starts over:
+// so it goes from one spaced run to the next, found by its dots, and reads
+// back from each only as far as that, the name before it and, when a slash
+// may precede that, rule a's stretch (pathAt). Rule (b) reads rule (a)'s
+// output, which is s but at the runs rule (a) rewrites: there rule (b) finds
+// no spaced run, and what follows stands in the extension, after a dot.
 func (w *wholeNorm) cut(s string) {
 	a, b := &w.paths, &w.names
 	b.cuts = b.cuts[:0]
@@ -1721,10 +1720,12 @@ func (p *nameRule) emitWhole(t string) string {
 // who writes it no more. A rewritten run is shorter than the run, so each
 // byte moves towards the start, past bytes already moved.
 func (p *nameRule) cutInPlace(buf []byte) string {
-	w, prev := 0, 0 // where the next byte goes, and where it comes from
-	if len(p.cuts) > 0 {
-		w, prev = p.cuts[0].start, p.cuts[0].start // the text before the first run stays
+	if len(p.cuts) == 0 {
+		return unsafe.String(unsafe.SliceData(buf), len(buf))
 	}
+	// Where the next byte goes, and where it comes from: the text before
+	// the first run stays.
+	w, prev := p.cuts[0].start, p.cuts[0].start
 	for _, c := range p.cuts {
 		w += copy(buf[w:], buf[prev:c.start])
 		if c.dots == 1 { // the common run
@@ -1735,11 +1736,7 @@ func (p *nameRule) cutInPlace(buf []byte) string {
 		}
 		prev = c.end
 	}
-	if w != prev {
-		w += copy(buf[w:], buf[prev:])
-	} else {
-		w = len(buf)
-	}
+	w += copy(buf[w:], buf[prev:])
 	p.cuts = p.cuts[:0]
 	return unsafe.String(unsafe.SliceData(buf), w)
 }
