@@ -914,20 +914,38 @@ func (s *shell) fresh(segs bool) *driver {
 // it, and joins only a section made of several: a reasoning block and the
 // answer after it cost no copy and no allocation.
 func (s *shell) Extract(output string) reasoning.Message {
+	m, _ := s.extractAs(output, false)
+	return m
+}
+
+// extractOwned is Extract for a wrapper that rewrites the content: where
+// Extract would join the content from several pieces of output, it joins
+// them into own, a new buffer that is the caller's to rewrite in place
+// (m.Content is then ""), so that the rewrite need not copy the content
+// again. own is nil where m.Content is set, one piece of output or none.
+func (s *shell) extractOwned(output string) (m reasoning.Message, own []byte) {
+	return s.extractAs(output, true)
+}
+
+// extractAs is Extract, or with owned set extractOwned.
+func (s *shell) extractAs(output string, owned bool) (m reasoning.Message, own []byte) {
 	g := s.extract
 	if g == nil {
 		g = s.grammar(false)
 	}
 	s.spare.reset(g, s.spec.markers)
-	var m reasoning.Message
+	x := &s.gather
 	if t, ok := g.(tableMover); ok {
-		x := &s.gather
 		x.start(output)
 		s.spare.feedWhole(t, output, x)
 		s.spare.finish(x.emit)
-		m = x.message()
 	} else {
-		m = collectText(&s.spare, output, &s.gather)
+		gatherText(&s.spare, output, x)
+	}
+	if owned {
+		m, own = x.messageOwned()
+	} else {
+		m = x.message()
 	}
 	s.spare.g = nil
 	// The grammar is made the initial one again now, not at the next call,
@@ -935,7 +953,7 @@ func (s *shell) Extract(output string) reasoning.Message {
 	s.initial.cloneInto(g)
 	segmentText(g, false)
 	s.extract = g
-	return m
+	return m, own
 }
 
 func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/reasoning-go/reasoning"
 	"github.com/reasoning-go/reasoning/internal/marker"
@@ -77,9 +78,23 @@ type sanitized struct {
 	whole wholeNorm // Extract's
 }
 
+// Extract is minimax_m2's, with its content through the normaliser. Where
+// the content is several pieces of the output, the shell joins them into a
+// buffer the parser owns (shell.extractOwned), which the normaliser then
+// rewrites in place (runOwned): one copy of the content, not two.
 func (p *sanitized) Extract(output string) reasoning.Message {
-	m := p.Parser.Extract(output)
-	m.Content = p.whole.run(m.Content)
+	sh, ok := p.Parser.(*shell)
+	if !ok {
+		m := p.Parser.Extract(output)
+		m.Content = p.whole.run(m.Content)
+		return m
+	}
+	m, own := sh.extractOwned(output)
+	if own != nil {
+		m.Content = p.whole.runOwned(own)
+	} else {
+		m.Content = p.whole.run(m.Content)
+	}
 	return m
 }
 
@@ -90,20 +105,34 @@ type wholeNorm struct {
 	names nameRule // and the runs either rule rewrites, and the output
 }
 
-// run returns normalizePaths(s), the two rules in one pass. Only a try at
-// a spaced run can rewrite text, and every try in a run reads the same
-// extension after it, so a run not followed by one (of 1 to 16 letters and
-// digits) is passed over at once. The state either rule tries in depends
-// only on the text since the last character that ended its run
-// (whitespace or one of "'`<>| for rule a, any character that is no name's
-// for rule b), or since its last match, after which it starts over: so it
-// goes from one spaced run to the next, found by its dots, and reads back
-// from each only as far as that, the name before it and, when a slash may
-// precede that, rule a's stretch (pathAt). Rule (b) reads rule (a)'s
-// output, which is s but at the runs rule (a) rewrites: there rule (b)
-// finds no spaced run, and what follows stands in the extension, after a
-// dot.
+// run returns normalizePaths(s).
 func (w *wholeNorm) run(s string) string {
+	w.cut(s)
+	return w.names.emitWhole(s)
+}
+
+// runOwned returns normalizePaths of buf's text, rewritten in buf itself,
+// whose bytes the result then holds: buf is the caller's, who writes it no
+// more. The rules read buf's text as a string that lives only until they
+// have found the runs to rewrite, before buf is written.
+func (w *wholeNorm) runOwned(buf []byte) string {
+	w.cut(unsafe.String(unsafe.SliceData(buf), len(buf)))
+	return w.names.cutInPlace(buf)
+}
+
+// cut finds the runs normalizePaths(s) rewrites (names.cuts), the two rules
+// in one pass. Only a try at a spaced run can rewrite text, and every try in
+// a run reads the same extension after it, so a run not followed by one (of
+// 1 to 16 letters and digits) is passed over at once. The state either rule
+// tries in depends only on the text since the last character that ended its
+// run (whitespace or one of "'`<>| for rule a, any character that is no
+// name's for rule b), or since its last match, after which it starts over:
+// so it goes from one spaced run to the next, found by its dots, and reads
+// back from each only as far as that, the name before it and, when a slash
+// may precede that, rule a's stretch (pathAt). Rule (b) reads rule (a)'s
+// output, which is s but at the runs rule (a) rewrites: there rule (b) finds
+// no spaced run, and what follows stands in the extension, after a dot.
+func (w *wholeNorm) cut(s string) {
 	a, b := &w.paths, &w.names
 	b.cuts = b.cuts[:0]
 	la, lb := 0, 0 // where the last match of rule a, and of either rule, ended
@@ -187,7 +216,6 @@ func (w *wholeNorm) run(s string) string {
 		}
 		lb, k = x, x
 	}
-	return b.emitWhole(s)
 }
 
 // pathAt runs rule (a) at the spaced run s[start:end] of a whole text,
@@ -1720,6 +1748,32 @@ func (p *nameRule) emitWhole(t string) string {
 	return b.String()
 }
 
+// cutInPlace returns buf's text with the runs rewritten (cuts), rewritten
+// in buf itself, whose bytes the result then holds: buf is the caller's,
+// who writes it no more. A rewritten run is shorter than the run, so each
+// byte moves towards the start, past bytes already moved.
+func (p *nameRule) cutInPlace(buf []byte) string {
+	if len(p.cuts) == 0 {
+		return unsafe.String(unsafe.SliceData(buf), len(buf))
+	}
+	// Where the next byte goes, and where it comes from: the text before
+	// the first run stays.
+	w, prev := p.cuts[0].start, p.cuts[0].start
+	for _, c := range p.cuts {
+		w += copy(buf[w:], buf[prev:c.start])
+		if c.dots == 1 { // the common run
+			buf[w] = '.'
+			w++
+		} else {
+			w += copy(buf[w:], manyDots[:c.dots])
+		}
+		prev = c.end
+	}
+	w += copy(buf[w:], buf[prev:])
+	p.cuts = p.cuts[:0]
+	return unsafe.String(unsafe.SliceData(buf), w)
+}
+
 // listedExtension reports whether ext (at most 16 ASCII letters and
 // digits) is one of nameExtensions, in any case, without allocating.
 func listedExtension(ext string) bool {
@@ -1740,11 +1794,12 @@ func listedSplit(a, b string) bool {
 }
 
 // packExt returns ext, at most 8 ASCII letters and digits, in lower case,
-// as a number: its bytes, the first the highest.
+// as a number: its bytes, the first the highest. Bit 0x20 makes a letter
+// lower case and is set in every digit.
 func packExt(ext string) uint64 {
 	var k uint64
 	for i := range len(ext) {
-		k = k<<8 | uint64(ext[i]|0x20*byte(bit(ext[i] >= 'A' && ext[i] <= 'Z')))
+		k = k<<8 | uint64(ext[i]|0x20)
 	}
 	return k
 }

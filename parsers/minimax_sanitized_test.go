@@ -338,8 +338,8 @@ func normChunkings(r *rand.Rand, text string) [][]string {
 // normAgree feeds deltas, the last one ending the text, to each rule alone
 // and to the two in a row, on the normaliser and on refNorm, and as content
 // to the parser (sanitized over contentOnly: each delta, then Finish), and
-// the whole text to normalizePaths (Extract's), and says where they first
-// differ.
+// the whole text to normalizePaths and to runOwned, which rewrites it in
+// place (Extract's), and says where they first differ.
 func normAgree(deltas []string) error {
 	var paths pathRule
 	var names, chained nameRule
@@ -367,8 +367,13 @@ func normAgree(deltas []string) error {
 	}
 	var whole refNorm
 	text := strings.Join(deltas, "")
-	if got, want := normalizePaths(text), whole.chain(text, true); got != want {
+	want := whole.chain(text, true)
+	if got := normalizePaths(text); got != want {
 		return fmt.Errorf("normalizePaths: got %q, want %q", got, want)
+	}
+	var owned wholeNorm
+	if got := owned.runOwned([]byte(text)); got != want {
+		return fmt.Errorf("runOwned (in place): got %q, want %q", got, want)
 	}
 	return nil
 }

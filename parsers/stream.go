@@ -135,11 +135,17 @@ func (s *stream) backed(k, _ int) bool {
 // collectText runs m over a whole output, with text alone: what Extract
 // returns. x gathers the sections; it is left empty, with nothing of output.
 func collectText(m textMachine, output string, x *gather) reasoning.Message {
+	gatherText(m, output, x)
+	return x.message()
+}
+
+// gatherText runs m over a whole output, with text alone, and gathers in
+// x the sections Extract returns (x.message takes them).
+func gatherText(m textMachine, output string, x *gather) {
 	x.start(output)
 	out := x.emit
 	m.feed(output, acceptAll, out)
 	m.finish(out)
-	return x.message()
 }
 
 // gather collects the sections of a whole output (Extract) as spans of the
@@ -215,11 +221,34 @@ func (x *gather) own(i, at, n int) {
 // message returns the gathered sections and empties x.
 func (x *gather) message() reasoning.Message {
 	m := reasoning.Message{Reasoning: x.text(0), Content: x.text(1)}
+	x.reset()
+	return m
+}
+
+// messageOwned is message, but content made of several spans, which
+// message joins into a new string, is joined into a new buffer instead,
+// own, that is the caller's to write (m.Content is then ""). own is nil
+// where content is one span of the output or none.
+func (x *gather) messageOwned() (m reasoning.Message, own []byte) {
+	m.Reasoning = x.text(0)
+	if spans := x.sec[1]; len(spans) > 1 {
+		own = make([]byte, 0, x.size[1])
+		for _, sp := range spans {
+			own = append(own, x.piece(sp)...)
+		}
+	} else {
+		m.Content = x.text(1)
+	}
+	x.reset()
+	return m, own
+}
+
+// reset empties x, keeping its room (keepRoom).
+func (x *gather) reset() {
 	x.keepRoom()
 	x.size = [2]int{}
 	clear(x.other)
 	x.other, x.output = x.other[:0], ""
-	return m
 }
 
 // keepRoom empties the sections' spans, keeping their room for the next
