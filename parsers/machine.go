@@ -2,6 +2,7 @@ package parsers
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 	"strings"
 
@@ -1060,11 +1061,25 @@ func (s *shell) toGrammar(t string) bool {
 // grammar's stance takes text as it comes (to a section or the open
 // segment, or held back: directHeld) and the driver holds no run, and
 // returns its message: the text before the first marker the scanner finds
-// in t goes there without the driver, and the driver takes the rest.
+// in t goes there without the driver, and the driver takes the rest. In a
+// segment, a byte the scanner holds that t shows to be text (a tool call's
+// "<" or "t" at the end of the last delta) goes there first, and t, when
+// quiet then, after it, without the scanner's search.
 //
 //go:noinline
 func (s *shell) toSection(t string) reasoning.Message {
 	l := &s.live
+	if h := l.sc.Held(); l.fast == directSegment && len(h) == 1 && t != "" && l.heldIsText(h[0], t[0]) {
+		l.sc.Flush() // the held byte is text: nothing is held now
+		s.segs.add(h)
+		l.pos++
+		if l.sc.Quiet(t) {
+			s.segs.add(t)
+			l.pos += len(t)
+			l.fed += len(t)
+			return reasoning.Message{}
+		}
+	}
 	l.sc.Feed(t)
 	l.fed += len(t)
 	held, before, k := l.sc.Next()
@@ -1121,6 +1136,17 @@ func (s *shell) toSection(t string) reasoning.Message {
 		s.watchPending()
 	}
 	return s.joined(r, c)
+}
+
+// heldIsText reports whether c, the one byte the scanner holds, is text
+// when b follows it: no marker the scanner watches begins with c and b.
+func (d *driver) heldIsText(c, b byte) bool {
+	for m := d.sc.Active(); m != 0; m &= m - 1 {
+		if mk := d.markers[bits.TrailingZeros64(m)]; len(mk) > 1 && mk[0] == c && mk[1] == b {
+			return false
+		}
+	}
+	return true
 }
 
 // beginWith reports whether every marker the live scanner may look for
