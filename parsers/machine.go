@@ -2,7 +2,6 @@ package parsers
 
 import (
 	"fmt"
-	"math/bits"
 	"slices"
 	"strings"
 
@@ -1069,15 +1068,16 @@ func (s *shell) toGrammar(t string) bool {
 //go:noinline
 func (s *shell) toSection(t string) reasoning.Message {
 	l := &s.live
-	if h := l.sc.Held(); l.fast == directSegment && len(h) == 1 && t != "" && l.heldIsText(h[0], t[0]) {
-		l.sc.Flush() // the held byte is text: nothing is held now
-		s.segs.add(h)
-		l.pos++
-		if l.sc.Quiet(t) {
-			s.segs.add(t)
-			l.pos += len(t)
-			l.fed += len(t)
-			return reasoning.Message{}
+	if l.fast == directSegment {
+		if h := l.sc.Drop(t); h != "" {
+			s.segs.add(h)
+			l.pos++
+			if l.sc.Quiet(t) {
+				s.segs.add(t)
+				l.pos += len(t)
+				l.fed += len(t)
+				return reasoning.Message{}
+			}
 		}
 	}
 	l.sc.Feed(t)
@@ -1136,17 +1136,6 @@ func (s *shell) toSection(t string) reasoning.Message {
 		s.watchPending()
 	}
 	return s.joined(r, c)
-}
-
-// heldIsText reports whether c, the one byte the scanner holds, is text
-// when b follows it: no marker the scanner watches begins with c and b.
-func (d *driver) heldIsText(c, b byte) bool {
-	for m := d.sc.Active(); m != 0; m &= m - 1 {
-		if mk := d.markers[bits.TrailingZeros64(m)]; len(mk) > 1 && mk[0] == c && mk[1] == b {
-			return false
-		}
-	}
-	return true
 }
 
 // beginWith reports whether every marker the live scanner may look for
