@@ -1103,11 +1103,26 @@ func (s *shell) toGrammar(t string) bool {
 // grammar's stance takes text as it comes (to a section or the open
 // segment, or held back: directHeld) and the driver holds no run, and
 // returns its message: the text before the first marker the scanner finds
-// in t goes there without the driver, and the driver takes the rest.
+// in t goes there without the driver, and the driver takes the rest. In a
+// segment, a byte the scanner holds that t shows to be text (a tool call's
+// "<" or "t" at the end of the last delta) goes there first, and t, when
+// quiet then, after it, without the scanner's search.
 //
 //go:noinline
 func (s *shell) toSection(t string) reasoning.Message {
 	l := &s.live
+	if l.fast == directSegment {
+		if h := l.sc.Drop(t); h != "" {
+			s.segs.add(h)
+			l.pos++
+			if l.sc.Quiet(t) {
+				s.segs.add(t)
+				l.pos += len(t)
+				l.fed += len(t)
+				return reasoning.Message{}
+			}
+		}
+	}
 	l.sc.Feed(t)
 	l.fed += len(t)
 	held, before, k := l.sc.Next()

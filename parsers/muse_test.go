@@ -312,3 +312,38 @@ func TestMuseSparkSegmentBody(t *testing.T) {
 		}
 	}
 }
+
+// TestMuseSparkHeldByte streams a tool call whose deltas end in a byte
+// that may begin a marker or a recipient ("<", "t"): the scanner holds
+// it, and the segment gets it with the next delta, which shows it to be
+// text, or with the marker's text once a look-alike ends.
+func TestMuseSparkHeldByte(t *testing.T) {
+	p, err := reasoning.New("muse_spark", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sg := p.(reasoning.Segmenter)
+	p.ExtractStreaming(reasoning.Delta{Text: " to=f<|message|>"})
+	for _, tc := range []struct{ delta, want string }{
+		{"<a", "<a"}, // "<a" is no marker
+		{"t<", "t"},  // "t<" is no "to=", "<" may begin one
+		{"at", "<a"}, // "<a" is no marker, "t" may begin "to="
+		{"x", "tx"},  // "tx" is no "to="
+		{"<|", ""},   // both may begin a marker
+		{"eo", ""},   // "<|eo" still may
+		{"!>", "<|eo!>"},
+	} {
+		p.ExtractStreaming(reasoning.Delta{Text: tc.delta})
+		got := ""
+		for _, s := range sg.Segments() {
+			got += s.Text
+		}
+		if got != tc.want {
+			t.Errorf("after %q: segment text %q, want %q", tc.delta, got, tc.want)
+		}
+	}
+	p.ExtractStreaming(reasoning.Delta{Text: "<|eom|>"})
+	if segs := sg.Segments(); len(segs) != 1 || segs[0].Text != "" || !segs[0].Done {
+		t.Errorf("at <|eom|>: segments %+v, want the call done", segs)
+	}
+}

@@ -485,6 +485,26 @@ func (s *Scanner) startAt(c uint8, t string) (k int, cand uint64) {
 	return -1, cand
 }
 
+// Drop returns the text held back, where it is one byte that no active
+// marker begins with followed by the first byte of delta, the next to be
+// fed, and holds nothing then: the byte is text, which Next, after
+// delta's Feed, would return first. It returns "" and changes nothing
+// otherwise.
+func (s *Scanner) Drop(delta string) string {
+	h := s.held
+	if len(h) != 1 || delta == "" || s.cand == 0 || s.candOf != s.active {
+		return ""
+	}
+	work.Add(1)
+	for m := s.cand; m != 0; m &= m - 1 { // markers of which h is a proper prefix: two bytes or more
+		if s.markers[bits.TrailingZeros64(m)][1] == delta[0] {
+			return ""
+		}
+	}
+	s.held, s.cand = "", 0
+	return h
+}
+
 // Held returns the text held back between deltas. It stays as returned:
 // held text is part of a delta or of a marker's own string.
 func (s *Scanner) Held() string { return s.held }

@@ -41,14 +41,18 @@ func scan(markers []string, deltas []string) (events []event, maxHeld int) {
 }
 
 // drive feeds deltas through s as a stream's shell does and returns what
-// scan does. With quiet, a delta Quiet passes is taken as text and not fed;
-// found, if not nil, is told of each marker as Next reports it.
+// scan does. With quiet, a byte held that the delta shows to be text is
+// taken first (Drop), and a delta Quiet passes is taken as text and not
+// fed; found, if not nil, is told of each marker as Next reports it.
 func drive(s *Scanner, deltas []string, quiet bool, found func(k int)) (events []event, maxHeld int) {
 	text := func(t string) { events = addText(events, t) }
 	for _, d := range deltas {
-		if quiet && s.Quiet(d) {
-			text(d)
-			continue
+		if quiet {
+			text(s.Drop(d))
+			if s.Quiet(d) {
+				text(d)
+				continue
+			}
 		}
 		s.Feed(d)
 		for {
