@@ -58,11 +58,13 @@ peers-check:
 
 # Every benchmark matching BENCH, then the README's performance table
 # (parsers' BenchmarkTable) as Markdown. The one-token columns need the real
-# vocabularies: make vocab, or REASONING_VOCAB_DIR.
+# vocabularies: make vocab, or REASONING_VOCAB_DIR. BENCHFLAGS go to go test
+# (the README's table: -count 3 -benchtime 300ms, each name's best run).
 BENCH ?= .
+BENCHFLAGS ?=
 bench:
 	@out=$$(mktemp); status=0; \
-	{ $(GO) test -run '^$$' -bench '$(BENCH)' -benchmem ./... || echo fail >$$out.failed; } | tee $$out; \
+	{ $(GO) test -run '^$$' -bench '$(BENCH)' -benchmem $(BENCHFLAGS) ./... || echo fail >$$out.failed; } | tee $$out; \
 	[ -e $$out.failed ] && status=1; \
 	if grep -q '^BenchmarkTable/' $$out; then echo; $(GO) run ./internal/benchtable <$$out || status=1; fi; \
 	rm -f $$out $$out.failed; exit $$status

@@ -49,6 +49,36 @@ func TestRun(t *testing.T) {
 	}
 }
 
+// TestRunRepeats checks that of a result repeated by -count, the table
+// keeps the best time and the worst allocation count.
+func TestRunRepeats(t *testing.T) {
+	const repeated = `cpu: Test CPU @ 1GHz
+BenchmarkTable/qwen3/extract-2            	  100	 340000 ns/op	3000.60 MB/s	 1191496 B/op	      19 allocs/op
+BenchmarkTable/qwen3/extract-2            	  100	 300000 ns/op	3400.20 MB/s	 1191496 B/op	      19 allocs/op
+BenchmarkTable/qwen3/bytes4-2             	  100	 590000 ns/op	         0 B/delta	         0 allocs/delta	        30.00 ns/delta
+BenchmarkTable/qwen3/bytes4-2             	  100	 590000 ns/op	         0.1650 B/delta	         0.001200 allocs/delta	        40.00 ns/delta
+BenchmarkTable/qwen3/bytes4-2             	  100	 590000 ns/op	         0 B/delta	         0 allocs/delta	        35.00 ns/delta
+BenchmarkTable/qwen3/token=qwen3-2        	  100	 630000 ns/op	         0 B/delta	         0 allocs/delta	        33.00 ns/delta
+BenchmarkTable/qwen3/token=qwen3-2        	  100	 630000 ns/op	         0 B/delta	         0 allocs/delta	        31.00 ns/delta
+BenchmarkTableFloor/bytes4-2              	  100	  50000 ns/op	         0 allocs/delta	         3.500 ns/delta
+BenchmarkTableFloor/bytes4-2              	  100	  50000 ns/op	         0 allocs/delta	         3.000 ns/delta
+BenchmarkTableFloor/token=qwen3-2         	  100	  50000 ns/op	         0 allocs/delta	         3.300 ns/delta
+`
+	var out bytes.Buffer
+	if err := run(strings.NewReader(repeated), &out); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	for _, want := range []string{
+		"| `qwen3` | 30.0 | 0.001 | 31.0 | 0.000 | qwen3 | 3400 |",
+		"the floor (a call and `strings.IndexByte` per delta) 3.0 ns/delta, the fastest 10.0× it",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q:\n%s", want, got)
+		}
+	}
+}
+
 func TestRunNoResults(t *testing.T) {
 	if err := run(strings.NewReader("PASS\n"), &bytes.Buffer{}); err == nil {
 		t.Error("run on output without BenchmarkTable results succeeded")
