@@ -231,11 +231,8 @@ func (x *gather) message() reasoning.Message {
 // where content is one span of the output or none.
 func (x *gather) messageOwned() (m reasoning.Message, own []byte) {
 	m.Reasoning = x.text(0)
-	if spans := x.sec[1]; len(spans) > 1 {
-		own = make([]byte, 0, x.size[1])
-		for _, sp := range spans {
-			own = append(own, x.piece(sp)...)
-		}
+	if len(x.sec[1]) > 1 {
+		own = x.appendSection(make([]byte, 0, x.size[1]), 1)
 	} else {
 		m.Content = x.text(1)
 	}
@@ -281,17 +278,17 @@ func (x *gather) text(i int) string {
 	case 1:
 		return x.piece(spans[0])
 	}
-	var b strings.Builder
-	b.Grow(x.size[i])
-	output, other := x.output, x.other
-	for _, sp := range spans {
-		if sp.n < 0 {
-			b.WriteString(other[sp.at])
-		} else {
-			b.WriteString(output[sp.at : sp.at+sp.n])
-		}
+	b := x.appendSection(make([]byte, 0, x.size[i]), i)
+	// b is new and nothing writes to it again: the string may share it.
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// appendSection appends the text of section i to b.
+func (x *gather) appendSection(b []byte, i int) []byte {
+	for _, sp := range x.sec[i] {
+		b = append(b, x.piece(sp)...)
 	}
-	return b.String()
+	return b
 }
 
 // piece returns the text sp stands for.

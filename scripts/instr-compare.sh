@@ -16,8 +16,10 @@
 # runs: two runs of one revision agree within 0.6%. They are counted by
 # valgrind's callgrind (perf's instruction counter needs a PMU, which this
 # virtual machine does not expose), in one process per revision, with
-# GOGC=off and GOMAXPROCS=1 so that the collector and the scheduler add
-# nothing, and without RDTSCP, which valgrind cannot run.
+# GOGC=off and GOMAXPROCS=1 and the memory profiler off (the harness sets
+# runtime.MemProfileRate to 0) so that the collector, the scheduler and the
+# profiler's sampling add nothing, and without RDTSCP, which valgrind cannot
+# run.
 # scripts/testdata/instr_test.go, added to each revision's parsers tests
 # with go test -overlay (with valgrind.go and valgrind_amd64.s, a client
 # request), runs each workload once to warm up and once inside irMeasure,

@@ -573,14 +573,27 @@ func (s *Scanner) Next() (held, text string, m int) {
 	}
 	if len(rest) >= s.short { // a shorter delta holds no marker: only its end may start one
 		if pos, k := s.index(rest); k >= 0 {
-			s.cur += pos + len(s.markers[k])
-			return held, rest[:pos], k
+			return held, s.upTo(rest, pos, k), k
 		}
 	}
-	n, cand := s.partial(rest)
-	cut := len(rest) - n
-	s.held, s.cand, s.candOf, s.cur = rest[cut:], cand, s.active, len(s.delta)
-	return held, rest[:cut], -1
+	n, cand := s.partial(rest) // the end that may begin a marker
+	return held, s.holdFrom(rest, len(rest)-n, cand), -1
+}
+
+// upTo consumes rest, what is left of the delta, up to the end of marker
+// k, which begins at offset pos of it, and returns the text before the
+// marker.
+func (s *Scanner) upTo(rest string, pos, k int) string {
+	s.cur += pos + len(s.markers[k])
+	return rest[:pos]
+}
+
+// holdFrom consumes rest, what is left of the delta, and holds it from
+// offset i on, a proper prefix of the markers in cand: it returns the text
+// before what it holds.
+func (s *Scanner) holdFrom(rest string, i int, cand uint64) string {
+	s.held, s.cand, s.candOf, s.cur = rest[i:], cand, s.active, len(s.delta)
+	return rest[:i]
 }
 
 // nextShort is Next's search of rest, what remains of a short delta, with
@@ -593,12 +606,9 @@ func (s *Scanner) nextShort(held, rest string) (string, string, int) {
 	work.Add(len(rest))
 	if s.seen.of == s.active && sameString(s.seen.t, rest) { // Quiet has looked (see seen)
 		if i, k := s.seen.at, s.seen.k; k >= 0 {
-			s.cur += i + len(s.markers[k])
-			return held, rest[:i], k
+			return held, s.upTo(rest, i, k), k
 		}
-		i := s.seen.at
-		s.held, s.cand, s.candOf, s.cur = rest[i:], s.seen.cand, s.active, len(s.delta)
-		return held, rest[:i], -1
+		return held, s.holdFrom(rest, s.seen.at, s.seen.cand), -1
 	}
 	first := s.table()
 	for i := 0; i < len(rest); i++ {
@@ -608,11 +618,9 @@ func (s *Scanner) nextShort(held, rest string) (string, string, int) {
 		}
 		switch k, cand := s.startAt(c, rest[i:]); {
 		case k >= 0:
-			s.cur += i + len(s.markers[k])
-			return held, rest[:i], k
+			return held, s.upTo(rest, i, k), k
 		case cand != 0:
-			s.held, s.cand, s.candOf, s.cur = rest[i:], cand, s.active, len(s.delta)
-			return held, rest[:i], -1
+			return held, s.holdFrom(rest, i, cand), -1
 		}
 	}
 	s.cur = len(s.delta)
@@ -784,13 +792,10 @@ func (s *Scanner) NextWhole() (held, text string, m int) {
 		return s.Next()
 	}
 	if pos, k := s.index(rest); k >= 0 {
-		s.cur += pos + len(s.markers[k])
-		return "", rest[:pos], k
+		return "", s.upTo(rest, pos, k), k
 	}
 	n, cand := s.partial(rest)
-	cut := len(rest) - n
-	s.held, s.cand, s.candOf, s.cur = rest[cut:], cand, s.active, len(s.delta)
-	return "", rest[:cut], -1
+	return "", s.holdFrom(rest, len(rest)-n, cand), -1
 }
 
 // indexEach is index by a search per active marker, from offset from of
