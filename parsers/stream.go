@@ -228,11 +228,12 @@ func (x *gather) message() reasoning.Message {
 // messageOwned is message, but content made of several spans, which
 // message joins into a new string, is joined into a new buffer instead,
 // own, that is the caller's to write (m.Content is then ""). own is nil
-// where content is one span of the output or none.
+// where content is one span of the output or none. own holds the bytes of
+// the string joinSection returns, which nothing else holds.
 func (x *gather) messageOwned() (m reasoning.Message, own []byte) {
 	m.Reasoning = x.text(0)
 	if len(x.sec[1]) > 1 {
-		own = x.appendSection(make([]byte, 0, x.size[1]), 1)
+		own = unsafe.Slice(unsafe.StringData(x.joinSection(1)), x.size[1])
 	} else {
 		m.Content = x.text(1)
 	}
@@ -278,17 +279,19 @@ func (x *gather) text(i int) string {
 	case 1:
 		return x.piece(spans[0])
 	}
-	b := x.appendSection(make([]byte, 0, x.size[i]), i)
-	// b is new and nothing writes to it again: the string may share it.
-	return unsafe.String(unsafe.SliceData(b), len(b))
+	return x.joinSection(i)
 }
 
-// appendSection appends the text of section i to b.
-func (x *gather) appendSection(b []byte, i int) []byte {
+// joinSection returns the text of section i, spans joined in one copy made
+// at its final size. strings.Builder allocates that without clearing it
+// first, as make does, only for the join to write every byte again.
+func (x *gather) joinSection(i int) string {
+	var b strings.Builder
+	b.Grow(x.size[i])
 	for _, sp := range x.sec[i] {
-		b = append(b, x.piece(sp)...)
+		b.WriteString(x.piece(sp))
 	}
-	return b
+	return b.String()
 }
 
 // piece returns the text sp stands for.
