@@ -1119,7 +1119,9 @@ func (s *shell) toGrammar(t string) bool {
 // in t goes there without the driver, and the driver takes the rest. In a
 // segment, a byte the scanner holds that t shows to be text (a tool call's
 // "<" or "t" at the end of the last delta) goes there first, and t, when
-// quiet then, after it, without the scanner's search.
+// quiet then, after it, without the scanner's search; and a t whose only
+// marker is one its end begins goes there but for that end, which the
+// scanner holds, as Quiet found it (marker.Scanner.HoldEnd).
 //
 //go:noinline
 func (s *shell) toSection(t string) reasoning.Message {
@@ -1134,6 +1136,12 @@ func (s *shell) toSection(t string) reasoning.Message {
 				l.fed += len(t)
 				return reasoning.Message{}
 			}
+		}
+		if text, ok := l.sc.HoldEnd(t); ok {
+			s.segs.add(text)
+			l.pos += len(text)
+			l.fed += len(t)
+			return reasoning.Message{}
 		}
 	}
 	l.sc.Feed(t)
