@@ -973,7 +973,8 @@ func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	// Where text goes direct but the scanner must see the delta, or where
 	// text goes to the open segment or the grammar holds it back, the
 	// shell takes the text before the scanner's first marker itself
-	// (toSection, toGrammar).
+	// (toSection, toGrammar); a quiet delta of the open segment that its
+	// gathered text has room for is added there at once.
 	if work.Counting && s.watch != s.live.extra {
 		panic(fmt.Sprintf("parsers: markers %#x have IDs pending, the scanner watches %#x for them", s.watch, s.live.extra))
 	}
@@ -992,8 +993,20 @@ func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	} else if l.direct >= 0 && s.quietIDs(d.IDs) && l.sc.Quiet(t) {
 		return l.quiet(t, &s.slab) // the driver holds what the grammar would (driver.run)
 	} else if (l.fast == directSegment || l.fast == directHeld) && s.quietIDs(d.IDs) {
-		if l.sc.Quiet(t) && s.toGrammar(t) {
-			return reasoning.Message{}
+		if l.sc.Quiet(t) {
+			// Most of a tool call's deltas: added where the open segment's
+			// gathered text has room for them (segmentBuilder.add's common
+			// case, written out here, where it costs least).
+			if b, n := s.segs, len(s.segs.buf); l.fast == directSegment && n > 0 && n+len(t) <= cap(b.buf) {
+				b.buf = b.buf[:n+len(t)]
+				copy(b.buf[n:], t)
+				l.pos += len(t)
+				l.fed += len(t)
+				return reasoning.Message{}
+			}
+			if s.toGrammar(t) {
+				return reasoning.Message{}
+			}
 		}
 		return s.toSection(t)
 	}
@@ -1106,7 +1119,9 @@ func (s *shell) toGrammar(t string) bool {
 // in t goes there without the driver, and the driver takes the rest. In a
 // segment, a byte the scanner holds that t shows to be text (a tool call's
 // "<" or "t" at the end of the last delta) goes there first, and t, when
-// quiet then, after it, without the scanner's search.
+// quiet then, after it, without the scanner's search; and a t whose only
+// marker is one its end begins goes there but for that end, which the
+// scanner holds, as Quiet found it (marker.Scanner.HoldEnd).
 //
 //go:noinline
 func (s *shell) toSection(t string) reasoning.Message {
@@ -1121,6 +1136,12 @@ func (s *shell) toSection(t string) reasoning.Message {
 				l.fed += len(t)
 				return reasoning.Message{}
 			}
+		}
+		if text, ok := l.sc.HoldEnd(t); ok {
+			s.segs.add(text)
+			l.pos += len(text)
+			l.fed += len(t)
+			return reasoning.Message{}
 		}
 	}
 	l.sc.Feed(t)

@@ -505,6 +505,21 @@ func (s *Scanner) Drop(delta string) string {
 	return h
 }
 
+// HoldEnd takes t, the next delta, where Quiet has just reported false
+// for it because an active marker begins in it cut short by its end, and
+// no other place of it: it holds that end and returns the text before
+// it, as Feed(t) and Next would, and reports true. It reports false, and
+// changes nothing, for any other t.
+func (s *Scanner) HoldEnd(t string) (string, bool) {
+	if !s.seen.fresh || s.seen.k >= 0 || s.seen.of != s.active || s.held != "" || !sameString(s.seen.t, t) {
+		return "", false
+	}
+	i := s.seen.at
+	s.delta, s.cur, s.known, s.seen.fresh = t, len(t), 0, false
+	s.held, s.cand, s.candOf = t[i:], s.seen.cand, s.active
+	return t[:i], true
+}
+
 // Held returns the text held back between deltas. It stays as returned:
 // held text is part of a delta or of a marker's own string.
 func (s *Scanner) Held() string { return s.held }

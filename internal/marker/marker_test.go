@@ -754,3 +754,67 @@ func TestQuietShort(t *testing.T) {
 		}
 	}
 }
+
+// TestHoldEnd checks HoldEnd against Feed and Next: on random deltas, a
+// Scanner that tries HoldEnd after each false Quiet returns what a twin
+// fed every delta returns, holds what it holds, and reports true exactly
+// where the twin's Next finds no marker and holds an end of the delta
+// with nothing held before it.
+func TestHoldEnd(t *testing.T) {
+	markers := []string{"<|start|>", "<|message|>", "<|eom|>", "<|eot|>", "to="}
+	alphabet := []string{"<|", "<", "|", "start|>", "message|>", "eom|>", "t", "o", "=", "to", "the ", "tone", "a", " ", "weather"}
+	r := rand.New(rand.NewPCG(9, 10))
+	took := 0
+	for range 2000 {
+		input := randomText(r, alphabet, 30)
+		want := reference(markers, input)
+		deltas := randomCuts(r, input, 8)
+		var s, twin Scanner
+		s.Reset(markers)
+		twin.Reset(markers)
+		var got []event
+		for _, d := range deltas {
+			heldBefore := twin.Held()
+			twin.Feed(d)
+			var tw []event
+			for {
+				held, before, k := twin.Next()
+				tw = addText(addText(tw, held), before)
+				if k < 0 {
+					break
+				}
+				tw = append(tw, event{Marker: k})
+			}
+			if s.Quiet(d) {
+				s.Feed(d)
+			} else if text, ok := s.HoldEnd(d); ok {
+				took++
+				if heldBefore != "" || twin.Held() == "" || len(tw) > 1 || text+twin.Held() != d || s.Held() != twin.Held() || (len(tw) == 1 && tw[0].Text != text) {
+					t.Fatalf("input %q, deltas %q: HoldEnd(%q) = %q, but Next gives %v and holds %q", input, deltas, d, text, tw, twin.Held())
+				}
+				got = addText(got, text)
+				continue
+			} else {
+				s.Feed(d)
+			}
+			for {
+				held, before, k := s.Next()
+				got = addText(addText(got, held), before)
+				if k < 0 {
+					break
+				}
+				got = append(got, event{Marker: k})
+			}
+			if s.Held() != twin.Held() {
+				t.Fatalf("input %q, deltas %q: after %q holds %q, twin %q", input, deltas, d, s.Held(), twin.Held())
+			}
+		}
+		got = addText(got, s.Flush())
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("input %q, deltas %q: mismatch (-want +got):\n%s", input, deltas, diff)
+		}
+	}
+	if took == 0 {
+		t.Fatal("HoldEnd never took a delta")
+	}
+}
