@@ -369,7 +369,7 @@ func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 		if !sh.toContent(s) {
 			return p.notContent(s, ids, sh)
 		}
-		if !sh.quietFew(ids) && !sh.quietIDs(ids) {
+		if ids != nil && !sh.quietFew(ids) && !sh.quietIDs(ids) {
 			return p.viaBase(s, ids)
 		}
 	}

@@ -125,8 +125,18 @@ func (s *Slab) Append(str, more string) string {
 	n := len(str) + len(more)
 	start := s.Begin(n)
 	b := s.buf[start : start+n]
-	copy(b[len(str):], more)
-	copy(b, str)
+	if n <= 8 { // a few bytes one at a time cost less than two calls of memmove
+		head, tail := b[:len(str)], b[len(str):]
+		for i := range head {
+			head[i] = str[i]
+		}
+		for i := range tail {
+			tail[i] = more[i]
+		}
+	} else {
+		copy(b[len(str):], more)
+		copy(b, str)
+	}
 	*s.used() = start + n
 	return unsafe.String(&b[0], n)
 }
