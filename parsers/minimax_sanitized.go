@@ -520,11 +520,15 @@ func (p *sanitized) viaBase(s string, ids []int) reasoning.Message {
 }
 
 // hasOpen reports whether s, at most maxSepRun bytes, has a "<", which
-// begins every marker of the base (see sanitized.base): a byte at a time,
-// which for so short a text costs less than the call of strings.IndexByte.
-func hasOpen(s string) bool {
+// begins every marker of the base (see sanitized.base).
+func hasOpen(s string) bool { return hasByte(s, '<') }
+
+// hasByte reports whether s, at most maxSepRun bytes, has c: a byte at a
+// time, which for so short a text costs less than the call of
+// strings.IndexByte.
+func hasByte(s string, c byte) bool {
 	for i := range len(s) {
-		if s[i] == '<' {
+		if s[i] == c {
 			return true
 		}
 	}
@@ -581,7 +585,7 @@ func (p *sanitized) dotted(s string) string {
 		seen |= c
 		j--
 	}
-	if j == x || strings.IndexByte(s[:j], '.') >= 0 {
+	if j == x || hasByte(s[:j], '.') {
 		return p.feedNames(s)
 	}
 	held, out := b.hold, s
