@@ -64,7 +64,8 @@ func init() {
 type sanitized struct {
 	reasoning.Parser
 	// base is the Parser as its shell, whose markers all begin with "<"
-	// (nil when not, and then the parser is a sanitizedVia):
+	// (nil when not, and then the parser is a sanitizedVia; nil too while
+	// decided runs the rules over content the base decided):
 	// ExtractStreaming takes a delta with no "<" that the shell's fast
 	// path sends to content whole itself, and hands one the fast path
 	// hands to the scanner to the scanner (shell.toContent).
@@ -344,7 +345,7 @@ func normalizePaths(s string) string {
 // ExtractStreaming is minimax_m2's, with its content through the
 // normaliser. A delta with no "<" that minimax_m2 would send whole to
 // content as it comes is not handed to it: the pass over its bytes the
-// normaliser makes finds that it has no "<" (content). Where minimax_m2's
+// normaliser makes finds that it has no "<". Where minimax_m2's
 // fast path would hand the delta to its scanner instead (it has a "<", or
 // the scanner holds text), the delta goes to the scanner (shell.scan).
 // A short delta that ends in an ASCII character, after no text rule (a)
@@ -356,61 +357,10 @@ func normalizePaths(s string) string {
 // and only a run of whitespace after a name at its end is held; one whose
 // dots are all in a run at its end goes through rule (b) in dotted. Any
 // other goes through each rule's feed (rule (b)'s alone when rule (a) took
-// it here).
+// it here). Without a base shell (sanitized.base nil), the delta is
+// content, and goes through the rules alone.
 func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
-	return p.content(d.Text, d.IDs, p.base)
-}
-
-// sanitizedVia is a sanitized parser whose base is not a shell whose
-// markers all begin with "<" (sanitized.base): each delta goes through
-// the base.
-type sanitizedVia struct{ *sanitized }
-
-func (p sanitizedVia) ExtractStreaming(d reasoning.Delta) reasoning.Message {
-	return p.viaBase(d.Text, d.IDs)
-}
-
-// viaBase is ExtractStreaming for a delta s with ids that the base takes.
-func (p *sanitized) viaBase(s string, ids []int) reasoning.Message {
-	return p.decided(p.Parser.ExtractStreaming(reasoning.Delta{Text: s, IDs: ids}))
-}
-
-// hasOpen reports whether s, at most maxSepRun bytes, has a "<", which
-// begins every marker of the base (see sanitized.base): a byte at a time,
-// which for so short a text costs less than the call of strings.IndexByte.
-func hasOpen(s string) bool {
-	for i := range len(s) {
-		if s[i] == '<' {
-			return true
-		}
-	}
-	return false
-}
-
-// notContent is ExtractStreaming for a delta s with ids that its shell sh
-// does not send whole to content (toContent).
-func (p *sanitized) notContent(s string, ids []int, sh *shell) reasoning.Message {
-	if sh.toScan(s) && (sh.quietFew(ids) || sh.quietIDs(ids)) {
-		return p.decided(sh.scan(s))
-	}
-	return p.viaBase(s, ids)
-}
-
-// decided returns m, the base's message, with its content through the
-// rules.
-func (p *sanitized) decided(m reasoning.Message) reasoning.Message {
-	if m.Content != "" {
-		m.Content = p.content(m.Content, nil, nil).Content
-	}
-	return m
-}
-
-// content runs the rules over s, content (not empty), and returns it
-// decided. With sh set, s is a delta with ids that the base, its shell,
-// has not taken: content takes it as content where the shell's fast path
-// would send it there whole, and hands any other to the shell's scanner
-// where that fast path would (shell.scan), else to the base (viaBase).
-func (p *sanitized) content(s string, ids []int, sh *shell) reasoning.Message {
+	s, ids, sh := d.Text, d.IDs, p.base
 	n := len(s)
 	if n == 0 { // a delta: content is not empty
 		return p.viaBase(s, ids)
@@ -419,7 +369,7 @@ func (p *sanitized) content(s string, ids []int, sh *shell) reasoning.Message {
 		if !sh.toContent(s) {
 			return p.notContent(s, ids, sh)
 		}
-		if !sh.quietFew(ids) && !sh.quietIDs(ids) {
+		if ids != nil && !sh.quietFew(ids) && !sh.quietIDs(ids) {
 			return p.viaBase(s, ids)
 		}
 	}
@@ -555,6 +505,58 @@ func (p *sanitized) content(s string, ids []int, sh *shell) reasoning.Message {
 	return reasoning.Message{Content: s}
 }
 
+// sanitizedVia is a sanitized parser whose base is not a shell whose
+// markers all begin with "<" (sanitized.base): each delta goes through
+// the base.
+type sanitizedVia struct{ *sanitized }
+
+func (p sanitizedVia) ExtractStreaming(d reasoning.Delta) reasoning.Message {
+	return p.viaBase(d.Text, d.IDs)
+}
+
+// viaBase is ExtractStreaming for a delta s with ids that the base takes.
+func (p *sanitized) viaBase(s string, ids []int) reasoning.Message {
+	return p.decided(p.Parser.ExtractStreaming(reasoning.Delta{Text: s, IDs: ids}))
+}
+
+// hasOpen reports whether s, at most maxSepRun bytes, has a "<", which
+// begins every marker of the base (see sanitized.base).
+func hasOpen(s string) bool { return hasByte(s, '<') }
+
+// hasByte reports whether s, at most maxSepRun bytes, has c: a byte at a
+// time, which for so short a text costs less than the call of
+// strings.IndexByte.
+func hasByte(s string, c byte) bool {
+	for i := range len(s) {
+		if s[i] == c {
+			return true
+		}
+	}
+	return false
+}
+
+// notContent is ExtractStreaming for a delta s with ids that its shell sh
+// does not send whole to content (toContent).
+func (p *sanitized) notContent(s string, ids []int, sh *shell) reasoning.Message {
+	if sh.toScan(s) && (sh.quietFew(ids) || sh.quietIDs(ids)) {
+		return p.decided(sh.scan(s))
+	}
+	return p.viaBase(s, ids)
+}
+
+// decided returns m, the base's message, with its content through the
+// rules: as ExtractStreaming takes a delta, with no base meanwhile, so
+// that it is taken as content.
+func (p *sanitized) decided(m reasoning.Message) reasoning.Message {
+	if m.Content != "" {
+		sh := p.base
+		p.base = nil
+		m.Content = p.ExtractStreaming(reasoning.Delta{Text: m.Content}).Content
+		p.base = sh
+	}
+	return m
+}
+
 // dotted is ExtractStreaming's rule (b) for s, a short delta with a dot
 // that rule (a) took whole, after no held text but a run of whitespace
 // with no dot that s ends: when its dots are all in a run at its end, or
@@ -583,7 +585,7 @@ func (p *sanitized) dotted(s string) string {
 		seen |= c
 		j--
 	}
-	if j == x || strings.IndexByte(s[:j], '.') >= 0 {
+	if j == x || hasByte(s[:j], '.') {
 		return p.feedNames(s)
 	}
 	held, out := b.hold, s
