@@ -114,13 +114,32 @@ const (
 	hgTRole                          // hgT, or the start of a role word
 	hgToRole                         // hgTo, or the start of a role word
 	hgRole                           // in the role word ("assistant"), after a <|start|>
+	// hgName where the recipient so far is the start of one Muse routes
+	// by its name alone (see hgSpell), then where it is all of it.
+	hgS
+	hgSe
+	hgSel
+	hgU
+	hgUs
+	hgUse
+	hgSelf
+	hgUser
 	// From here on, states where the header's reading notes where the
 	// recipient lies, or ends (see museGrammar.read).
-	hgEq    // "to=": the recipient begins after it
-	hgTrail // spaces after the recipient
-	hgBad   // not a header
+	hgEq        // "to=": the recipient begins after it
+	hgTrail     // spaces after the recipient
+	hgTrailSelf // hgTrail after "self"
+	hgTrailUser // hgTrail after "user"
+	hgBad       // not a header
 	hgStates
 )
+
+// hgSpell spells "self" and "user": state g, from hgS to hgUse, goes to
+// hgSpell[g-hgS].next over the byte hgSpell[g-hgS].c.
+var hgSpell = [...]struct {
+	c    byte
+	next headerGrammar
+}{{'e', hgSe}, {'l', hgSel}, {'f', hgSelf}, {'s', hgUs}, {'e', hgUse}, {'r', hgUser}}
 
 // headerMoves is next as a table: headerMoves[g][c] is g.next(c).
 var headerMoves = func() (t [hgStates][256]headerGrammar) {
@@ -199,16 +218,37 @@ func (g headerGrammar) step(c byte, role bool) headerGrammar {
 			return hgEq
 		}
 		return asRole()
-	case hgEq, hgName:
+	case hgEq:
+		switch {
+		case c == 's':
+			return hgS
+		case c == 'u':
+			return hgU
+		}
+		fallthrough
+	case hgName:
 		switch {
 		case museName(c):
 			return hgName
 		case museSpace(c):
 			return hgTrail
 		}
-	case hgTrail:
-		if museSpace(c) {
+	case hgS, hgSe, hgSel, hgU, hgUs, hgUse, hgSelf, hgUser:
+		switch {
+		case g < hgSelf && c == hgSpell[g-hgS].c:
+			return hgSpell[g-hgS].next
+		case museName(c):
+			return hgName
+		case museSpace(c) && g == hgSelf:
+			return hgTrailSelf
+		case museSpace(c) && g == hgUser:
+			return hgTrailUser
+		case museSpace(c):
 			return hgTrail
+		}
+	case hgTrail, hgTrailSelf, hgTrailUser:
+		if museSpace(c) {
+			return g
 		}
 	}
 	return hgBad
@@ -609,7 +649,13 @@ func (g *museGrammar) startHeader(afterStart bool) {
 // after its one "to=", if any, up to the spaces after it or its end.
 func (g *museGrammar) openHeader(at int, out emitter) {
 	recipient := ""
-	if g.nameAt > 0 {
+	switch g.hg {
+	case hgSelf, hgTrailSelf: // the grammar has read it: no piece to look at
+		recipient = "self"
+	case hgUser, hgTrailUser:
+		recipient = "user"
+	}
+	if recipient == "" && g.nameAt > 0 {
 		end := g.nameEnd
 		if end == 0 {
 			end = len(g.prefix) + g.header.n
@@ -617,16 +663,7 @@ func (g *museGrammar) openHeader(at int, out emitter) {
 		i, off := g.pieceAt(g.nameAt)
 		switch s := g.headerPiece(i); {
 		case end <= off+len(s): // one piece holds it, as a rule
-			switch recipient = s[g.nameAt-off : end-off]; recipient {
-			case "self": // a name Muse routes by: no hold on the delta's text
-				recipient = "self"
-			case "user":
-				recipient = "user"
-			}
-		case end-g.nameAt == len("self") && g.headerHas(g.nameAt, i, off, "self"):
-			recipient = "self"
-		case end-g.nameAt == len("user") && g.headerHas(g.nameAt, i, off, "user"):
-			recipient = "user"
+			recipient = s[g.nameAt-off : end-off]
 		case end-g.nameAt == len(g.tool) && g.headerHas(g.nameAt, i, off, g.tool):
 			recipient = g.tool // the tool called last, called again
 		default:
@@ -675,9 +712,8 @@ func (g *museGrammar) headerPiece(i int) string {
 
 // headerHas reports whether the header's text has w from offset from
 // on, in piece i, which begins at offset off, and the pieces after it,
-// read where it lies: a recipient Muse routes by its name alone ("self",
-// "user"), or the tool the last header named, is not joined from the
-// pieces a delta cut it in.
+// read where it lies: the tool the last header named is not joined from
+// the pieces a delta cut it in.
 func (g *museGrammar) headerHas(from, i, off int, w string) bool {
 	for ; w != "" && i < len(g.header.ps); i++ {
 		s := g.headerPiece(i)[from-off:]
