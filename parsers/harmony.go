@@ -1,6 +1,7 @@
 package parsers
 
 import (
+	"encoding/binary"
 	"fmt"
 	"slices"
 	"strings"
@@ -342,6 +343,9 @@ func (g *harmonyGrammar) active() stance {
 func (g *harmonyGrammar) text(s string, at int, out emitter) {
 	switch g.phase {
 	case harmonyInHeader:
+		if !g.segs.off && g.takeHeld(s, at) { // a stream's common piece: it stays a header's
+			return
+		}
 		if len(s) > maxHeader { // no header, and too long to copy into raw
 			g.degrade(out)
 			g.phase, g.route = harmonyInBody, routeContent
@@ -363,13 +367,61 @@ func (g *harmonyGrammar) text(s string, at int, out emitter) {
 // takeHeld adds s, text at offset at, to the header held, unless it ends
 // the header (see text) or the grammar holds none.
 func (g *harmonyGrammar) takeHeld(s string, at int) bool {
-	if g.phase != harmonyInHeader || g.held+len(s) > maxHeader || strings.IndexByte(s, '\n') >= 0 {
+	if g.phase != harmonyInHeader || g.held+len(s) > maxHeader {
+		return false
+	}
+	if n, r := len(s), len(g.raw); n > 0 && n <= 8 && g.held > 0 && !g.segs.off && r+8 <= cap(g.raw) {
+		// The common piece, a delta of a stream's header or what a
+		// control token leaves of one: read as one word of its bytes
+		// (some of them twice), looked at for a newline and written to
+		// raw so (past its end until it is taken), which costs less than
+		// strings.IndexByte's call and hold's append.
+		var x uint64
+		b := g.raw[r : r+8]
+		if n >= 4 {
+			lo, hi := word32(s), word32(s[n-4:])
+			binary.LittleEndian.PutUint32(b, lo)
+			binary.LittleEndian.PutUint32(b[n-4:], hi)
+			x = uint64(lo) | uint64(hi)<<32
+		} else { // s[0], s[n/2] and s[n-1] are all of s
+			b[0], b[n>>1], b[n-1] = s[0], s[n>>1], s[n-1]
+			x = uint64(s[0])*lows&^0xffff00 | uint64(s[n>>1])<<8 | uint64(s[n-1])<<16
+		}
+		if wordHasByte(x, '\n') {
+			return false
+		}
+		if work.Counting && at != g.from+g.held {
+			panic(fmt.Sprintf("parsers: Harmony header text at %d, not after the %d bytes held from %d", at, g.held, g.from))
+		}
+		g.raw = g.raw[:r+n]
+		g.held += n
+		return true
+	}
+	if strings.IndexByte(s, '\n') >= 0 {
 		return false
 	}
 	if s != "" {
 		g.hold(s, at)
 	}
 	return true
+}
+
+// word32 returns s's first 4 bytes as one little-endian word.
+func word32(s string) uint32 {
+	_ = s[3]
+	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
+}
+
+// lows and highs are the lowest and highest bit of every byte of a word.
+const (
+	lows  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// wordHasByte reports whether a byte of x is c.
+func wordHasByte(x uint64, c byte) bool {
+	x ^= uint64(c) * lows
+	return (x-lows)&^x&highs != 0 // a byte of x is 0
 }
 
 // hold adds s, text or a control token at offset at, to the header held:
