@@ -523,18 +523,6 @@ func (p *sanitized) viaBase(s string, ids []int) reasoning.Message {
 // begins every marker of the base (see sanitized.base).
 func hasOpen(s string) bool { return hasByte(s, '<') }
 
-// hasByte reports whether s, at most maxSepRun bytes, has c: a byte at a
-// time, which for so short a text costs less than the call of
-// strings.IndexByte.
-func hasByte(s string, c byte) bool {
-	for i := range len(s) {
-		if s[i] == c {
-			return true
-		}
-	}
-	return false
-}
-
 // notContent is ExtractStreaming for a delta s with ids that its shell sh
 // does not send whole to content (toContent).
 func (p *sanitized) notContent(s string, ids []int, sh *shell) reasoning.Message {
