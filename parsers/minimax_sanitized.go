@@ -104,11 +104,6 @@ func (p *sanitized) Extract(output string) reasoning.Message {
 type wholeNorm struct {
 	paths pathRule
 	names nameRule // and the runs either rule rewrites, and the output
-	// own is the text cut rewrites in place as it reads it (runOwned),
-	// nil for another; to is where its next byte kept goes, and from
-	// where that comes from (equal until a run is rewritten).
-	own      []byte
-	to, from int
 }
 
 // run returns normalizePaths(s).
@@ -119,55 +114,25 @@ func (w *wholeNorm) run(s string) string {
 
 // runOwned returns normalizePaths of buf's text, rewritten in buf itself,
 // whose bytes the result then holds: buf is the caller's, who writes it no
-// more. The rules read buf's text as a string while cut rewrites each run
-// they find (found), behind what they read: one pass over the text.
+// more. The rules read buf's text as a string that lives only until they
+// have found the runs to rewrite, before buf is written.
 func (w *wholeNorm) runOwned(buf []byte) string {
-	w.own, w.to, w.from = buf, 0, 0
 	w.cut(unsafe.String(unsafe.SliceData(buf), len(buf)))
-	n := len(buf)
-	if w.to < w.from { // a run was rewritten: the rest moves
-		n = w.to + copy(buf[w.to:], buf[w.from:])
-	}
-	w.own = nil
-	return unsafe.String(unsafe.SliceData(buf), n)
+	return w.names.cutInPlace(buf)
 }
 
-// found takes c, a run cut has found: it rewrites it in own at once, moving
-// the text kept since the last one towards the start, or, for a text not
-// owned, adds it to cuts. The run ends before a match's extension, and cut
-// reads no byte before that again: it reads none the rewrite has written.
-func (w *wholeNorm) found(c nameCut) {
-	buf := w.own
-	if buf == nil {
-		w.names.cuts = append(w.names.cuts, c)
-		return
-	}
-	to := c.start // the text before the first run stays
-	if w.to < w.from {
-		to = w.to + copy(buf[w.to:], buf[w.from:c.start])
-	}
-	if c.dots == 1 { // the common run
-		buf[to] = '.'
-		to++
-	} else {
-		to += copy(buf[to:], manyDots[:c.dots])
-	}
-	w.to, w.from = to, c.end
-}
-
-// cut finds the runs normalizePaths(s) rewrites, the two rules in one pass,
-// and takes each (found). Only a try at a spaced run can rewrite text, and
-// every try in a run reads the same extension after it, so a run not
-// followed by one (of 1 to 16 letters and digits) is passed over at once.
-// The state either rule tries in depends only on the text since the last
-// character that ended its run (whitespace or one of "'`<>| for rule a, any
-// character that is no name's for rule b), or since its last match, after
-// which it starts over: so it goes from one spaced run to the next, found
-// by its dots, and reads back from each only as far as that, the name
-// before it and, when a slash may precede that, rule a's stretch (pathAt).
-// Rule (b) reads rule (a)'s output, which is s but at the runs rule (a)
-// rewrites: there rule (b) finds no spaced run, and what follows stands in
-// the extension, after a dot.
+// cut finds the runs normalizePaths(s) rewrites (names.cuts), the two rules
+// in one pass. Only a try at a spaced run can rewrite text, and every try in
+// a run reads the same extension after it, so a run not followed by one (of
+// 1 to 16 letters and digits) is passed over at once. The state either rule
+// tries in depends only on the text since the last character that ended its
+// run (whitespace or one of "'`<>| for rule a, any character that is no
+// name's for rule b), or since its last match, after which it starts over:
+// so it goes from one spaced run to the next, found by its dots, and reads
+// back from each only as far as that, the name before it and, when a slash
+// may precede that, rule a's stretch (pathAt). Rule (b) reads rule (a)'s
+// output, which is s but at the runs rule (a) rewrites: there rule (b) finds
+// no spaced run, and what follows stands in the extension, after a dot.
 func (w *wholeNorm) cut(s string) {
 	a, b := &w.paths, &w.names
 	b.cuts = b.cuts[:0]
@@ -233,7 +198,7 @@ func (w *wholeNorm) cut(s string) {
 		if n > la && n != lb && normClass[s[n-1]]&(cDrop|cBreak) == 0 &&
 			(uint32(next) < utf8.RuneSelf && pathEnds[next] || uint32(next) >= utf8.RuneSelf && endsPath(next)) {
 			if cut, e := a.pathAt(s, la, n, start, end, x); e > 0 {
-				w.found(cut)
+				b.cuts = append(b.cuts, cut)
 				la, lb, k = e, e, e
 				continue
 			}
@@ -248,7 +213,7 @@ func (w *wholeNorm) cut(s string) {
 			continue
 		}
 		if seen&cSpecial != 0 || listedExtension(s[end:x]) {
-			w.found(nameCut{start, end, dotsIn(s[start:end])})
+			b.cuts = append(b.cuts, nameCut{start, end, dotsIn(s[start:end])})
 		}
 		lb, k = x, x
 	}
@@ -1771,6 +1736,32 @@ func (p *nameRule) emitWhole(t string) string {
 	b.WriteString(t[prev:])
 	p.cuts = p.cuts[:0]
 	return b.String()
+}
+
+// cutInPlace returns buf's text with the runs rewritten (cuts), rewritten
+// in buf itself, whose bytes the result then holds: buf is the caller's,
+// who writes it no more. A rewritten run is shorter than the run, so each
+// byte moves towards the start, past bytes already moved.
+func (p *nameRule) cutInPlace(buf []byte) string {
+	if len(p.cuts) == 0 {
+		return unsafe.String(unsafe.SliceData(buf), len(buf))
+	}
+	// Where the next byte goes, and where it comes from: the text before
+	// the first run stays.
+	w, prev := p.cuts[0].start, p.cuts[0].start
+	for _, c := range p.cuts {
+		w += copy(buf[w:], buf[prev:c.start])
+		if c.dots == 1 { // the common run
+			buf[w] = '.'
+			w++
+		} else {
+			w += copy(buf[w:], manyDots[:c.dots])
+		}
+		prev = c.end
+	}
+	w += copy(buf[w:], buf[prev:])
+	p.cuts = p.cuts[:0]
+	return unsafe.String(unsafe.SliceData(buf), w)
 }
 
 // listedExtension reports whether ext (at most 16 ASCII letters and
