@@ -11,6 +11,7 @@ import (
 
 	"github.com/reasoning-go/reasoning"
 	"github.com/reasoning-go/reasoning/internal/catalog"
+	"github.com/reasoning-go/reasoning/internal/marker"
 	"github.com/reasoning-go/reasoning/internal/work"
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
@@ -379,15 +380,15 @@ func (g *harmonyGrammar) takeHeld(s string, at int) bool {
 		var x uint64
 		b := g.raw[r : r+8]
 		if n >= 4 {
-			lo, hi := word32(s), word32(s[n-4:])
+			lo, hi := marker.Word32(s), marker.Word32(s[n-4:])
 			binary.LittleEndian.PutUint32(b, lo)
 			binary.LittleEndian.PutUint32(b[n-4:], hi)
 			x = uint64(lo) | uint64(hi)<<32
 		} else { // s[0], s[n/2] and s[n-1] are all of s
 			b[0], b[n>>1], b[n-1] = s[0], s[n>>1], s[n-1]
-			x = uint64(s[0])*lows&^0xffff00 | uint64(s[n>>1])<<8 | uint64(s[n-1])<<16
+			x = uint64(s[0])*marker.Lows&^0xffff00 | uint64(s[n>>1])<<8 | uint64(s[n-1])<<16
 		}
-		if wordHasByte(x, '\n') {
+		if marker.HoldsByte(x, '\n') {
 			return false
 		}
 		if work.Counting && at != g.from+g.held {

@@ -301,8 +301,8 @@ func (p *parts) add(c byte, k int) {
 	if p.n < 0 {
 		return
 	}
-	x := p.bytes ^ uint64(c)*lows
-	if z := (x - lows) &^ x & highs; z != 0 && p.n > 0 { // c is there: the lowest such byte is its own
+	x := p.bytes ^ uint64(c)*Lows
+	if z := (x - Lows) &^ x & highs; z != 0 && p.n > 0 { // c is there: the lowest such byte is its own
 		p.sets[bits.TrailingZeros64(z)>>3] |= 1 << k
 		return
 	}
@@ -311,7 +311,7 @@ func (p *parts) add(c byte, k int) {
 		return
 	}
 	if p.n == 0 {
-		p.bytes = uint64(c) * lows
+		p.bytes = uint64(c) * Lows
 	} else {
 		p.bytes = p.bytes&^(0xff<<(8*p.n)) | uint64(c)<<(8*p.n)
 	}
@@ -327,8 +327,8 @@ func (s *Scanner) parted(c byte) uint64 {
 	if p.n < 0 {
 		return s.active
 	}
-	x := p.bytes ^ uint64(c)*lows
-	z := (x - lows) &^ x & highs
+	x := p.bytes ^ uint64(c)*Lows
+	z := (x - Lows) &^ x & highs
 	if z == 0 {
 		return 0
 	}
@@ -367,13 +367,13 @@ func (s *Scanner) Quiet(t string) bool {
 		var x uint64
 		switch n := len(t); {
 		case n >= 4 && n <= 8:
-			x = uint64(word32(t)) | uint64(word32(t[n-4:]))<<32
+			x = uint64(Word32(t)) | uint64(Word32(t[n-4:]))<<32
 		case n > 0 && n < 4:
-			x = uint64(t[0])*lows&^0xffff00 | uint64(t[n>>1])<<8 | uint64(t[n-1])<<16
+			x = uint64(t[0])*Lows&^0xffff00 | uint64(t[n>>1])<<8 | uint64(t[n-1])<<16
 		default:
 			return strings.IndexByte(t, byte(s.only)) < 0
 		}
-		return !holdsByte(x, byte(s.only))
+		return !HoldsByte(x, byte(s.only))
 	}
 	// Where the active markers do not all begin with one byte, and one of
 	// their first bytes may be common in text (Muse's "to="): one pass
@@ -418,21 +418,21 @@ func (s *Scanner) Quiet(t string) bool {
 	return true
 }
 
-// holdsByte reports whether a byte of x is c.
-func holdsByte(x uint64, c byte) bool {
-	x ^= uint64(c) * lows
-	return (x-lows)&^x&highs != 0 // a byte of x is 0
+// HoldsByte reports whether a byte of x, a word of a text's bytes, is c.
+func HoldsByte(x uint64, c byte) bool {
+	x ^= uint64(c) * Lows
+	return (x-Lows)&^x&highs != 0 // a byte of x is 0
 }
 
-// word32 returns t's first 4 bytes as one little-endian word.
-func word32(t string) uint32 {
+// Word32 returns t's first 4 bytes as one little-endian word.
+func Word32(t string) uint32 {
 	_ = t[3]
 	return uint32(t[0]) | uint32(t[1])<<8 | uint32(t[2])<<16 | uint32(t[3])<<24
 }
 
-// lows and highs are the lowest and highest bit of every byte of a word.
+// Lows is the lowest bit of every byte of a word, highs the highest.
 const (
-	lows  = 0x0101010101010101
+	Lows  = 0x0101010101010101
 	highs = 0x8080808080808080
 )
 
