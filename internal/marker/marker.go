@@ -388,6 +388,7 @@ func (s *Scanner) Quiet(t string) bool {
 		return false
 	}
 	first := s.table()
+	_ = first[0] // its nil check, once, not in the loop
 	for i := 0; i < len(t); i++ {
 		c := first[t[i]]
 		switch {
@@ -626,6 +627,7 @@ func (s *Scanner) nextShort(held, rest string) (string, string, int) {
 		return held, s.holdFrom(rest, s.seen.at, s.seen.cand), -1
 	}
 	first := s.table()
+	_ = first[0] // its nil check, once, not in the loop
 	for i := 0; i < len(rest); i++ {
 		c := first[rest[i]]
 		if c == 0 {
