@@ -1129,6 +1129,16 @@ func (s *shell) toGrammar(t string) bool {
 //go:noinline
 func (s *shell) toSection(t string) reasoning.Message {
 	l := &s.live
+	// The common delta here where the scanner holds text: the next bytes
+	// of the marker that text begins (marker.Scanner.Step).
+	if l.sc.Held() == "" {
+	} else if k, ok := l.sc.Step(t); ok {
+		l.fed += len(t)
+		if k < 0 {
+			return reasoning.Message{}
+		}
+		return s.feedOn("", "", k)
+	}
 	if l.fast == directSegment {
 		if h := l.sc.Drop(t); h != "" {
 			s.segs.add(h)
@@ -1185,8 +1195,15 @@ func (s *shell) toSection(t string) reasoning.Message {
 		}
 		return reasoning.Message{Content: text}
 	}
+	return s.feedOn(held, before, k)
+}
+
+// feedOn is the driver's feed, for toSection, from where the scanner
+// returned held and before, the text before marker k (-1: none).
+func (s *shell) feedOn(held, before string, k int) reasoning.Message {
+	l := &s.live
 	r, c := s.scratch()
-	for { // the driver's feed from here
+	for {
 		if held != "" {
 			l.text(held, s.out)
 		}

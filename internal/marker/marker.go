@@ -109,6 +109,11 @@ type Scanner struct {
 
 	slab *Slab // joins held text with a delta in Flush; nil: one of its own, made when needed
 
+	// missed says that Step, which reported false, found that no active
+	// marker begins at the held text's first byte with the delta it was
+	// given: the Next after that delta's Feed does not look again.
+	missed bool
+
 	// cand is the set of active markers of which held is a proper prefix,
 	// valid while candOf is the active set (0: not known). The next delta
 	// then needs only the candidates tried at one offset, and held, equal
@@ -167,6 +172,7 @@ func (s *Scanner) join(a, b string) string {
 // Held text is re-examined against the new set by the next call to Next.
 func (s *Scanner) SetActive(mask uint64) {
 	mask &= s.all
+	s.missed = false
 	e, slot := s.prev, s.prevSlot
 	if e.mask != mask {
 		slot = s.set(mask)
@@ -502,7 +508,7 @@ func (s *Scanner) Drop(delta string) string {
 			return ""
 		}
 	}
-	s.held, s.cand = "", 0
+	s.held, s.cand, s.missed = "", 0, false
 	return h
 }
 
@@ -534,7 +540,10 @@ func (s *Scanner) Next() (held, text string, m int) {
 	if h := s.held; h != "" {
 		work.Add(len(h))
 		i := 0
-		if s.cand != 0 && s.candOf == s.active { // the common held text: a marker's beginning
+		if s.missed { // Step found that no marker starts at h[0]
+			s.missed = false
+			i = 1
+		} else if s.cand != 0 && s.candOf == s.active { // the common held text: a marker's beginning
 			k, more := s.extend(h, s.delta[s.cur:])
 			switch {
 			case k >= 0:
@@ -650,6 +659,61 @@ func (s *Scanner) nextShort(held, rest string) (string, string, int) {
 // comparing their bytes would cost a delta more than it spares.
 func sameString(a, b string) bool {
 	return len(a) == len(b) && unsafe.StringData(a) == unsafe.StringData(b)
+}
+
+// Step takes t, the next delta, where the text held is the beginning of
+// an active marker and t goes on with it: with all of the rest of one
+// marker, or the start of it, or, where held text begins several, with
+// the start of some of them or all of one. It returns the marker when t
+// completes one, else -1, and reports true, the Scanner as Feed(t) and
+// Next would leave it (Next returns the text of t after the marker). It
+// reports false for any other t, which Feed and Next must then take
+// before any other call: Next then knows what Step found.
+func (s *Scanner) Step(t string) (k int, ok bool) {
+	h, cand := s.held, s.cand
+	if cand == 0 || s.candOf != s.active || t == "" {
+		return -1, false
+	}
+	if cand&(cand-1) != 0 { // several: extend tells them apart
+		k, more := s.extend(h, t)
+		switch {
+		case k >= 0:
+			s.Feed(t)
+			s.cur = len(s.markers[k]) - len(h)
+			s.held, s.cand = "", 0
+			return k, true
+		case more != 0:
+			s.Feed(t)
+			s.cur = len(t)
+			s.hold(more, len(h)+len(t))
+			return -1, true
+		}
+		s.missed = true
+		return -1, false
+	}
+	k = bits.TrailingZeros64(cand)
+	mk := s.markers[k]
+	rest := mk[len(h):]  // h is a proper prefix of mk
+	if rest[0] != t[0] { // the common t that does not go on with it: text after a "t" held
+		s.missed = true
+		return -1, false
+	}
+	n := min(len(rest), len(t))
+	work.Add(n)
+	for i := 1; i < n; i++ {
+		if rest[i] != t[i] {
+			s.missed = true
+			return -1, false
+		}
+	}
+	s.Feed(t)
+	s.cur = n
+	if n == len(rest) {
+		s.held, s.cand = "", 0
+		return k, true
+	}
+	s.held = mk[:len(h)+n]
+	return -1, true
 }
 
 // hold makes the first n bytes of the markers in cand, of which they are a

@@ -42,8 +42,9 @@ func scan(markers []string, deltas []string) (events []event, maxHeld int) {
 
 // drive feeds deltas through s as a stream's shell does and returns what
 // scan does. With quiet, a byte held that the delta shows to be text is
-// taken first (Drop), and a delta Quiet passes is taken as text and not
-// fed; found, if not nil, is told of each marker as Next reports it.
+// taken first (Drop), a delta Quiet passes is taken as text and not fed,
+// and one that goes on with the one marker held text begins is Step's;
+// found, if not nil, is told of each marker as Next reports it.
 func drive(s *Scanner, deltas []string, quiet bool, found func(k int)) (events []event, maxHeld int) {
 	text := func(t string) { events = addText(events, t) }
 	for _, d := range deltas {
@@ -54,9 +55,16 @@ func drive(s *Scanner, deltas []string, quiet bool, found func(k int)) (events [
 				continue
 			}
 		}
-		s.Feed(d)
+		held, before, k := "", "", -1
+		stepped := false
+		if quiet {
+			k, stepped = s.Step(d)
+		}
+		if !stepped {
+			s.Feed(d)
+			held, before, k = s.Next()
+		}
 		for {
-			held, before, k := s.Next()
 			text(held)
 			text(before)
 			if k < 0 {
@@ -66,6 +74,7 @@ func drive(s *Scanner, deltas []string, quiet bool, found func(k int)) (events [
 			if found != nil {
 				found(k)
 			}
+			held, before, k = s.Next()
 		}
 		maxHeld = max(maxHeld, len(s.Held()))
 	}
@@ -816,5 +825,63 @@ func TestHoldEnd(t *testing.T) {
 	}
 	if took == 0 {
 		t.Fatal("HoldEnd never took a delta")
+	}
+}
+
+// TestStep checks Step against Feed and Next: on random deltas, a Scanner
+// that tries Step on each delta returns what a twin fed every delta
+// returns and holds what it holds, and Step reports true only where the
+// twin's Next returns no text.
+func TestStep(t *testing.T) {
+	markers := []string{"<|start|>", "<|message|>", "<|eom|>", "<|eot|>", "to="}
+	alphabet := []string{"<|", "<", "|", ">", "start|>", "message", "message|>", "eom|>", "eo", "t", "o", "=", "to", "the ", "a", "weather"}
+	r := rand.New(rand.NewPCG(11, 12))
+	took, ended := 0, 0
+	for range 2000 {
+		input := randomText(r, alphabet, 30)
+		deltas := randomCuts(r, input, 8)
+		var s, twin Scanner
+		s.Reset(markers)
+		twin.Reset(markers)
+		for _, d := range deltas {
+			twin.Feed(d)
+			var tw []event
+			for {
+				held, before, k := twin.Next()
+				tw = addText(addText(tw, held), before)
+				if k < 0 {
+					break
+				}
+				tw = append(tw, event{Marker: k})
+			}
+			var got []event
+			held, before, k, ok := "", "", -1, false
+			if k, ok = s.Step(d); ok {
+				took++
+				if k >= 0 {
+					ended++
+				}
+			} else {
+				s.Feed(d)
+				held, before, k = s.Next()
+			}
+			for {
+				got = addText(addText(got, held), before)
+				if k < 0 {
+					break
+				}
+				got = append(got, event{Marker: k})
+				held, before, k = s.Next()
+			}
+			if diff := cmp.Diff(tw, got); diff != "" || s.Held() != twin.Held() {
+				t.Fatalf("input %q, deltas %q: after %q holds %q, twin %q; mismatch (-twin +got):\n%s", input, deltas, d, s.Held(), twin.Held(), diff)
+			}
+		}
+		if s.Flush() != twin.Flush() {
+			t.Fatalf("input %q, deltas %q: flushes differ", input, deltas)
+		}
+	}
+	if took == 0 || ended == 0 {
+		t.Fatalf("Step took %d deltas, ended a marker in %d", took, ended)
 	}
 }
