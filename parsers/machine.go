@@ -1131,13 +1131,14 @@ func (s *shell) toSection(t string) reasoning.Message {
 	l := &s.live
 	// The common delta here where the scanner holds text: the next bytes
 	// of the marker that text begins (marker.Scanner.Step).
-	if l.sc.Held() == "" {
-	} else if k, ok := l.sc.Step(t); ok {
-		l.fed += len(t)
-		if k < 0 {
-			return reasoning.Message{}
+	if l.sc.Held() != "" {
+		if k, ok := l.sc.Step(t); ok {
+			l.fed += len(t)
+			if k < 0 {
+				return reasoning.Message{}
+			}
+			return s.feedOn("", "", k)
 		}
-		return s.feedOn("", "", k)
 	}
 	if l.fast == directSegment {
 		if h := l.sc.Drop(t); h != "" {
