@@ -72,7 +72,13 @@ type Scanner struct {
 	// parts[i] is where tabs[i]'s markers part: the bytes they have after
 	// lead, which all of them share, each with the markers that have it
 	// (see parted).
-	parts   [setsKept + 1]parts
+	parts [setsKept + 1]parts
+	// groups[i] is, where tabs[i]'s markers share no prefix but several
+	// of them begin with one byte and no others share a first byte, those
+	// markers: where a held text or a delta begins with that byte, the
+	// candidates are they, told apart after their own shared prefix.
+	groups  [setsKept + 1]group
+	grouped uint64 // the active set's group's markers, once its table is read (see table); else 0
 	slot    int    // the active set's entry of tabs
 	only    int    // the one first byte all active markers share, else -1
 	lead    string // the longest prefix all active markers share ("" when none)
@@ -185,7 +191,7 @@ func (s *Scanner) SetActive(mask uint64) {
 // use makes e, whose table is tabs[slot], the active set.
 func (s *Scanner) use(e activeSet, slot int) {
 	s.active, s.lead, s.longest, s.short, s.slot = e.mask, e.lead, int(e.longest), int(e.short), slot
-	s.only, s.first = -1, nil
+	s.only, s.first, s.grouped = -1, nil, 0
 	if s.lead != "" {
 		s.only = int(s.lead[0])
 	}
@@ -257,7 +263,7 @@ func (s *Scanner) firstTable() *[256]uint8 {
 	if s.tabOf[s.slot] != s.active {
 		s.fillTable()
 	}
-	s.first = &s.tabs[s.slot]
+	s.first, s.grouped = &s.tabs[s.slot], s.groups[s.slot].mask
 	return s.first
 }
 
@@ -287,7 +293,44 @@ func (s *Scanner) fillTable() {
 			t[c] = manyFirst
 		}
 	}
+	s.groups[s.slot] = s.groupOf(t)
 	s.tabOf[s.slot] = s.active
+}
+
+// A group is the markers of a set that begin with the one first byte
+// several of them share, where they are not the whole set (see
+// Scanner.groups).
+type group struct {
+	mask  uint64 // the markers; 0: no such group
+	lead  string // their longest shared prefix, a proper prefix of each
+	parts parts  // where they part, after lead
+}
+
+// groupOf returns the active set's group, t its table of first bytes.
+func (s *Scanner) groupOf(t *[256]uint8) group {
+	var g group
+	if s.lead != "" {
+		return g
+	}
+	for m := s.active; m != 0; m &= m - 1 {
+		k := bits.TrailingZeros64(m)
+		mk := s.markers[k]
+		switch {
+		case t[mk[0]] != manyFirst:
+		case g.mask == 0:
+			g.mask, g.lead = 1<<k, mk
+		case mk[0] != g.lead[0]: // a second byte that several begin with
+			return group{}
+		default:
+			g.mask |= 1 << k
+			g.lead = g.lead[:commonPrefix(g.lead, mk)]
+		}
+	}
+	for m := g.mask; m != 0; m &= m - 1 {
+		k := bits.TrailingZeros64(m)
+		g.parts.add(s.markers[k][len(g.lead)], k)
+	}
+	return g
 }
 
 // manyFirst in Scanner.tabs: several active markers begin with the byte.
@@ -329,9 +372,14 @@ func (p *parts) add(c byte, k int) {
 // after lead; all of them where there are more than 8 such bytes. The
 // active set's table is filled (see table).
 func (s *Scanner) parted(c byte) uint64 {
-	p := &s.parts[s.slot]
+	return s.parts[s.slot].of(c, s.active)
+}
+
+// of returns the markers that have byte c where they part, or all where
+// there are more than 8 such bytes.
+func (p *parts) of(c byte, all uint64) uint64 {
 	if p.n < 0 {
-		return s.active
+		return all
 	}
 	x := p.bytes ^ uint64(c)*Lows
 	z := (x - Lows) &^ x & highs
@@ -473,6 +521,9 @@ func (s *Scanner) startAt(c uint8, t string) (k int, cand uint64) {
 		if s.seconds[s.slot][t[1]>>6]&(1<<(t[1]&63)) == 0 { // no marker goes on with t[1]
 			return -1, 0
 		}
+		if g := &s.groups[s.slot]; g.mask != 0 { // t[0] is the group's first byte, the one several begin with
+			return s.startGroup(g, t)
+		}
 	case s.lead != "": // t, one byte, is the first of every active marker
 		return -1, s.active
 	case s.parts[s.slot].n >= 0: // t, one byte, is the first of those that part with it
@@ -486,6 +537,36 @@ func (s *Scanner) startAt(c uint8, t string) (k int, cand uint64) {
 		case n == len(mk):
 			return j, 0
 		case n == len(t):
+			cand |= 1 << j
+		}
+	}
+	return -1, cand
+}
+
+// startGroup is startAt for t, of two bytes or more, that begins with the
+// first byte of g, the active set's group.
+func (s *Scanner) startGroup(g *group, t string) (k int, cand uint64) {
+	q := len(g.lead)
+	work.Add(q)
+	for i := 1; i < min(q, len(t)); i++ {
+		if g.lead[i] != t[i] {
+			return -1, 0
+		}
+	}
+	if len(t) <= q {
+		return -1, g.mask
+	}
+	for m := g.parts.of(t[q], g.mask); m != 0; m &= m - 1 {
+		j := bits.TrailingZeros64(m)
+		mk := s.markers[j]
+		work.Add(len(mk) - q)
+		i := q
+		for n := min(len(mk), len(t)); i < n && mk[i] == t[i]; i++ {
+		}
+		switch {
+		case i == len(mk):
+			return j, 0
+		case i == len(t):
 			cand |= 1 << j
 		}
 	}
@@ -746,6 +827,21 @@ func (s *Scanner) extend(h, b string) (k int, more uint64) {
 		p, b = q, b[n:]
 		s.table()
 		cand &= s.parted(b[0])
+	} else if cand == s.grouped && p <= len(s.groups[s.slot].lead) { // h is the group's lead, or part of it: the group is cand
+		g := &s.groups[s.slot]
+		q := len(g.lead)
+		n := min(q-p, len(b))
+		work.Add(n)
+		for i := range n {
+			if g.lead[p+i] != b[i] {
+				return -1, 0
+			}
+		}
+		if n == len(b) {
+			return -1, cand
+		}
+		p, b = q, b[n:]
+		cand &= g.parts.of(b[0], cand)
 	}
 	for m := cand; m != 0; m &= m - 1 {
 		k := bits.TrailingZeros64(m)
