@@ -347,3 +347,34 @@ func TestMuseSparkHeldByte(t *testing.T) {
 		t.Errorf("at <|eom|>: segments %+v, want the call done", segs)
 	}
 }
+
+// TestMuseSparkToolAgain streams tool calls whose recipients, cut across
+// deltas, repeat the last one's or differ from it in a byte or in length:
+// each segment names its own recipient.
+func TestMuseSparkToolAgain(t *testing.T) {
+	tools := []string{"weather.get", "weather.get", "weather.got", "weather.ge", "weather.gets", "weather.gets", "xeather.gets"}
+	var out string
+	var want []string
+	for _, to := range tools {
+		out += "<|start|>assistant to=" + to + " <|message|>{}<|eom|>"
+		want = append(want, to)
+	}
+	for n := 1; n <= 7; n++ {
+		p, err := reasoning.New("muse_spark", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for i := 0; i < len(out); i += n {
+			p.ExtractStreaming(reasoning.Delta{Text: out[i:min(len(out), i+n)]})
+			for _, s := range p.(reasoning.Segmenter).Segments() {
+				if s.Recipient != "" && (len(got) == 0 || s.Index != len(got)-1) {
+					got = append(got, s.Recipient)
+				}
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("deltas of %d bytes: recipients %q, want %q", n, got, want)
+		}
+	}
+}
