@@ -67,7 +67,7 @@ type Scanner struct {
 	tabs  [setsKept + 1][256]uint8
 	tabOf [setsKept + 1]uint64
 	// seconds[i] is the set of the second bytes of tabs[i]'s markers (bit
-	// c%64 of word c/64 for byte c), where several begin with one byte.
+	// c%64 of word c/64 for byte c).
 	seconds [setsKept + 1][4]uint64
 	// parts[i] is where tabs[i]'s markers part: the bytes they have after
 	// lead, which all of them share, each with the markers that have it
@@ -453,6 +453,11 @@ func (s *Scanner) Quiet(t string) bool {
 				s.see(t, i, k, cand)
 				return false
 			}
+			continue
+		}
+		// The one marker that begins with t[i] is none where no active
+		// marker's second byte follows it, as a rule (Muse's "t" in text).
+		if i+1 < len(t) && s.seconds[s.slot][t[i+1]>>6]&(1<<(t[i+1]&63)) == 0 && s.short > 1 {
 			continue
 		}
 		mk := s.markers[c-1] // the one marker to try
