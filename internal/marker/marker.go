@@ -67,7 +67,7 @@ type Scanner struct {
 	tabs  [setsKept + 1][256]uint8
 	tabOf [setsKept + 1]uint64
 	// seconds[i] is the set of the second bytes of tabs[i]'s markers (bit
-	// c%64 of word c/64 for byte c), where several begin with one byte.
+	// c%64 of word c/64 for byte c).
 	seconds [setsKept + 1][4]uint64
 	// parts[i] is where tabs[i]'s markers part: the bytes they have after
 	// lead, which all of them share, each with the markers that have it
@@ -102,14 +102,15 @@ type Scanner struct {
 	// itself.
 	loose uint64
 
-	// prev is the set active before this one, and sets remembers what
-	// SetActive derived for the last few sets (a zero entry is the empty
-	// set's), so that a grammar that moves between a few sets at every
-	// marker, as one does over a text dense in markers, does not derive
-	// them anew each time: most move back and forth between two.
-	prev     activeSet
-	prevSlot int // prev's entry of tabs
-	sets     [setsKept]activeSet
+	// sets remembers what SetActive derived for the last few sets (a
+	// zero entry is the empty set's), the last entry Reset's, each beside
+	// its table in tabs, and prevSlot is the entry of the set active
+	// before this one, so that a grammar that moves between a few sets at
+	// every marker, as one does over a text dense in markers, does not
+	// derive them anew each time: most move back and forth between two,
+	// which costs SetActive one compare.
+	sets     [setsKept + 1]activeSet
+	prevSlot int    // the entry of sets of the set active before this one
 	setNext  int    // the entry of sets the next new set replaces
 	all      uint64 // every marker
 
@@ -151,7 +152,8 @@ type Scanner struct {
 // all of them active, with nothing held.
 func (s *Scanner) Reset(markers []string) {
 	*s = Scanner{markers: markers, slab: s.slab, all: 1<<len(markers) - 1}
-	s.use(s.derive(s.all), setsKept) // not remembered: a Scanner reset for a few tokens pays nothing for sets
+	s.sets[setsKept] = s.derive(s.all) // never replaced: a Scanner reset for a few tokens pays nothing for sets
+	s.use(setsKept)
 }
 
 // setsKept is how many sets SetActive remembers.
@@ -179,21 +181,24 @@ func (s *Scanner) join(a, b string) string {
 func (s *Scanner) SetActive(mask uint64) {
 	mask &= s.all
 	s.missed = false
-	e, slot := s.prev, s.prevSlot
-	if e.mask != mask {
+	slot := s.prevSlot
+	if s.sets[slot].mask != mask {
 		slot = s.set(mask)
-		e = s.sets[slot]
 	}
-	s.prev, s.prevSlot = activeSet{s.active, s.lead, int32(s.longest), int32(s.short)}, s.slot
-	s.use(e, slot)
+	s.prevSlot = s.slot
+	s.use(slot)
 }
 
-// use makes e, whose table is tabs[slot], the active set.
-func (s *Scanner) use(e activeSet, slot int) {
+// use makes sets[slot], whose table is tabs[slot], the active set.
+func (s *Scanner) use(slot int) {
+	e := &s.sets[slot]
 	s.active, s.lead, s.longest, s.short, s.slot = e.mask, e.lead, int(e.longest), int(e.short), slot
 	s.only, s.first, s.grouped = -1, nil, 0
 	if s.lead != "" {
 		s.only = int(s.lead[0])
+	}
+	if s.tabOf[slot] == e.mask { // its table is filled: table need not look
+		s.first, s.grouped = &s.tabs[slot], s.groups[slot].mask
 	}
 }
 
@@ -213,12 +218,12 @@ func (s *Scanner) set(mask uint64) int {
 			return i
 		}
 	}
-	if s.setNext == s.slot { // the active set's table stays: it may be SetActive's prev
-		s.setNext = (s.setNext + 1) % len(s.sets)
+	if s.setNext == s.slot { // the active set's entry stays: it will be SetActive's prev
+		s.setNext = (s.setNext + 1) % setsKept
 	}
 	i := s.setNext
 	s.sets[i] = s.derive(mask)
-	s.setNext = (i + 1) % len(s.sets)
+	s.setNext = (i + 1) % setsKept
 	return i
 }
 
@@ -453,6 +458,11 @@ func (s *Scanner) Quiet(t string) bool {
 				s.see(t, i, k, cand)
 				return false
 			}
+			continue
+		}
+		// The one marker that begins with t[i] is none where no active
+		// marker's second byte follows it, as a rule (Muse's "t" in text).
+		if i+1 < len(t) && s.seconds[s.slot][t[i+1]>>6]&(1<<(t[i+1]&63)) == 0 && s.short > 1 {
 			continue
 		}
 		mk := s.markers[c-1] // the one marker to try
