@@ -31,6 +31,20 @@ func addText(events []event, t string) []event {
 	return append(events, event{t, -1})
 }
 
+// nextAll returns what Next gives until it finds no marker: the texts,
+// joined, and the markers, as events.
+func nextAll(s *Scanner) []event {
+	var events []event
+	for {
+		held, before, k := s.Next()
+		events = addText(addText(events, held), before)
+		if k < 0 {
+			return events
+		}
+		events = append(events, event{Marker: k})
+	}
+}
+
 // scan feeds deltas through a fresh Scanner watching markers and returns
 // the text and markers it reports, adjacent text merged, plus the most bytes
 // it held between deltas.
@@ -785,15 +799,7 @@ func TestHoldEnd(t *testing.T) {
 		for _, d := range deltas {
 			heldBefore := twin.Held()
 			twin.Feed(d)
-			var tw []event
-			for {
-				held, before, k := twin.Next()
-				tw = addText(addText(tw, held), before)
-				if k < 0 {
-					break
-				}
-				tw = append(tw, event{Marker: k})
-			}
+			tw := nextAll(&twin)
 			if s.Quiet(d) {
 				s.Feed(d)
 			} else if text, ok := s.HoldEnd(d); ok {
@@ -845,15 +851,7 @@ func TestStep(t *testing.T) {
 		twin.Reset(markers)
 		for _, d := range deltas {
 			twin.Feed(d)
-			var tw []event
-			for {
-				held, before, k := twin.Next()
-				tw = addText(addText(tw, held), before)
-				if k < 0 {
-					break
-				}
-				tw = append(tw, event{Marker: k})
-			}
+			tw := nextAll(&twin)
 			var got []event
 			held, before, k, ok := "", "", -1, false
 			if k, ok = s.Step(d); ok {
