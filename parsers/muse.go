@@ -648,36 +648,32 @@ func (g *museGrammar) startHeader(afterStart bool) {
 // The header's grammar has read all of it: its recipient is the word
 // after its one "to=", if any, up to the spaces after it or its end.
 func (g *museGrammar) openHeader(at int, out emitter) {
-	switch g.hg { // the grammar has read these: no piece to look at
-	case hgSelf, hgTrailSelf:
-		g.header.reset()
-		g.prefix = ""
-		g.open("self", museToReasoning, nil, at, out)
-		return
+	var recipient string
+	var route museRoute
+	switch g.hg {
+	case hgSelf, hgTrailSelf: // the grammar has read it: no piece to look at
+		recipient, route = "self", museToReasoning
 	case hgUser, hgTrailUser:
-		g.header.reset()
-		g.prefix = ""
-		g.open("user", museToContent, nil, at, out)
-		return
-	}
-	recipient := ""
-	if g.nameAt > 0 {
-		end := g.nameEnd
-		if end == 0 {
-			end = len(g.prefix) + g.header.n
+		recipient, route = "user", museToContent
+	default:
+		if g.nameAt > 0 {
+			end := g.nameEnd
+			if end == 0 {
+				end = len(g.prefix) + g.header.n
+			}
+			i, off := g.pieceAt(g.nameAt)
+			switch s := g.headerPiece(i); {
+			case end <= off+len(s): // one piece holds it, as a rule
+				recipient = s[g.nameAt-off : end-off]
+			case end-g.nameAt == len(g.tool) && g.headerHas(g.nameAt, i, off, g.tool):
+				recipient = g.tool // the tool called last, called again
+			default:
+				recipient = g.headerSpan(g.nameAt, i, off, end)
+				g.tool = recipient
+			}
 		}
-		i, off := g.pieceAt(g.nameAt)
-		switch s := g.headerPiece(i); {
-		case end <= off+len(s): // one piece holds it, as a rule
-			recipient = s[g.nameAt-off : end-off]
-		case end-g.nameAt == len(g.tool) && g.headerHas(g.nameAt, i, off, g.tool):
-			recipient = g.tool // the tool called last, called again
-		default:
-			recipient = g.headerSpan(g.nameAt, i, off, end)
-			g.tool = recipient
-		}
+		route = routeOf(recipient)
 	}
-	route := routeOf(recipient)
 	// The text of a tool channel's header from its "to=" on, for muse_glimmer.
 	var from []piece
 	if skip := g.nameAt - len(museTo) - len(g.prefix); g.handOff && route == museToTool && skip >= 0 {
