@@ -334,14 +334,14 @@ func (g *museGrammar) active() stance {
 func (g *museGrammar) stanceNow() stance {
 	const framing = 1<<mmTo - 1
 	switch {
-	case g.phase == museHandedOff: // nothing is framing any more
-		return stance{direct: int8(phaseContent)}
 	case g.phase == museInHeader:
 		// A header's text may make it a body (degrade), which moves the
 		// stance without the driver told (moves): the grammar reads that
 		// body's text itself, found false, until the next marker's sync
 		// (takeHeld declines text once no header is held).
 		return stance{mask: framing, direct: directHeld}
+	case g.phase == museHandedOff: // nothing is framing any more
+		return stance{direct: int8(phaseContent)}
 	case g.segs.off:
 		return stance{mask: framing, direct: -1}
 	case g.clen > 0:
@@ -596,39 +596,39 @@ func (g *museGrammar) emit(s string, at int, out emitter) {
 
 // marker applies marker k.
 func (g *museGrammar) marker(k, at int, out emitter) {
-	switch {
-	case g.phase == museHandedOff: // not reached: nothing counts there
-		out(phaseContent, museMarkers[k], at)
-	case k == mmTo && g.phase == museInBody: // the grammar's own: text, which begins what may be a recipient
-		g.releaseCand(g.clen, out)
-		g.cand = append(g.cand, piece{museTo, at})
-		g.clen = len(museTo)
-	case k == mmTo: // not reached: museTo is found only in a body
-		g.text(museTo, at, out)
-	case g.phase == museInHeader:
+	switch g.phase {
+	case museInHeader:
 		switch k {
 		case mmMessage:
 			g.openHeader(at, out)
+		case mmTo: // not reached: museTo is found only in a body
+			g.text(museTo, at, out)
 		default: // a header cut short by a new one or a terminator: metadata, dropped
 			g.startHeader(k == mmStart)
 		}
-	default:
+	case museInBody:
 		switch k {
+		case mmTo: // the grammar's own: text, which begins what may be a recipient
+			g.releaseCand(g.clen, out)
+			g.cand = append(g.cand, piece{museTo, at})
+			g.clen = len(museTo)
 		case mmMessage:
 			if r, ok := g.candRecipient(); ok {
 				// "to=name<|message|>" inside a body: the model began a
 				// message without ending the last one.
 				cand := g.cand
 				g.cand, g.clen = g.cand[:0], 0
-				g.open(r, cand, at, out)
+				g.open(r, routeOf(r), cand, at, out)
 				return
 			}
 			g.releaseCand(g.clen, out)
-			g.open("", nil, at, out) // a bare header: content
+			g.open("", museToContent, nil, at, out) // a bare header: content
 		default:
 			g.releaseCand(g.clen, out)
 			g.startHeader(k == mmStart)
 		}
+	default: // not reached: nothing counts after a hand-off
+		out(phaseContent, museMarkers[k], at)
 	}
 }
 
@@ -648,32 +648,35 @@ func (g *museGrammar) startHeader(afterStart bool) {
 // The header's grammar has read all of it: its recipient is the word
 // after its one "to=", if any, up to the spaces after it or its end.
 func (g *museGrammar) openHeader(at int, out emitter) {
-	recipient := ""
+	var recipient string
+	var route museRoute
 	switch g.hg {
 	case hgSelf, hgTrailSelf: // the grammar has read it: no piece to look at
-		recipient = "self"
+		recipient, route = "self", museToReasoning
 	case hgUser, hgTrailUser:
-		recipient = "user"
-	}
-	if recipient == "" && g.nameAt > 0 {
-		end := g.nameEnd
-		if end == 0 {
-			end = len(g.prefix) + g.header.n
+		recipient, route = "user", museToContent
+	default:
+		if g.nameAt > 0 {
+			end := g.nameEnd
+			if end == 0 {
+				end = len(g.prefix) + g.header.n
+			}
+			i, off := g.pieceAt(g.nameAt)
+			switch s := g.headerPiece(i); {
+			case end <= off+len(s): // one piece holds it, as a rule
+				recipient = s[g.nameAt-off : end-off]
+			case end-g.nameAt == len(g.tool) && g.headerHas(g.nameAt, i, off, g.tool):
+				recipient = g.tool // the tool called last, called again
+			default:
+				recipient = g.headerSpan(g.nameAt, i, off, end)
+				g.tool = recipient
+			}
 		}
-		i, off := g.pieceAt(g.nameAt)
-		switch s := g.headerPiece(i); {
-		case end <= off+len(s): // one piece holds it, as a rule
-			recipient = s[g.nameAt-off : end-off]
-		case end-g.nameAt == len(g.tool) && g.headerHas(g.nameAt, i, off, g.tool):
-			recipient = g.tool // the tool called last, called again
-		default:
-			recipient = g.headerSpan(g.nameAt, i, off, end)
-			g.tool = recipient
-		}
+		route = routeOf(recipient)
 	}
 	// The text of a tool channel's header from its "to=" on, for muse_glimmer.
 	var from []piece
-	if skip := g.nameAt - len(museTo) - len(g.prefix); g.handOff && routeOf(recipient) == museToTool && skip >= 0 {
+	if skip := g.nameAt - len(museTo) - len(g.prefix); g.handOff && route == museToTool && skip >= 0 {
 		for _, p := range g.header.ps {
 			switch {
 			case skip >= len(p.s):
@@ -686,7 +689,7 @@ func (g *museGrammar) openHeader(at int, out emitter) {
 	}
 	g.header.reset()
 	g.prefix = ""
-	g.open(recipient, from, at, out)
+	g.open(recipient, route, from, at, out)
 }
 
 // pieceAt returns the piece of the header's text (prefix, then header)
@@ -715,17 +718,22 @@ func (g *museGrammar) headerPiece(i int) string {
 // read where it lies: the tool the last header named is not joined from
 // the pieces a delta cut it in.
 func (g *museGrammar) headerHas(from, i, off int, w string) bool {
-	for ; w != "" && i < len(g.header.ps); i++ {
-		s := g.headerPiece(i)[from-off:]
+	s, ps := g.headerPiece(i)[from-off:], g.header.ps[i+1:]
+	for {
 		n := min(len(s), len(w))
-		for j := range n { // a few bytes a piece: no call to compare them
+		for j := 0; j < n; j++ { // a few bytes a piece: no call to compare them
 			if s[j] != w[j] {
 				return false
 			}
 		}
-		w, from, off = w[n:], from+n, from+len(s)
+		if w = w[n:]; w == "" {
+			return true
+		}
+		if len(ps) == 0 {
+			return false
+		}
+		s, ps = ps[0].s, ps[1:]
 	}
-	return w == ""
 }
 
 // headerSpan returns the header's text from offset from, in piece i,
@@ -741,12 +749,12 @@ func (g *museGrammar) headerSpan(from, i, off, to int) string {
 	return slab.End(start)
 }
 
-// open starts the body of a message to recipient at its <|message|> (at).
-// head is the header's text from its "to=" on, which muse_glimmer hands to
-// content with a tool channel.
-func (g *museGrammar) open(recipient string, head []piece, at int, out emitter) {
+// open starts the body of a message to recipient, which route routes
+// (routeOf), at its <|message|> (at). head is the header's text from its
+// "to=" on, which muse_glimmer hands to content with a tool channel.
+func (g *museGrammar) open(recipient string, route museRoute, head []piece, at int, out emitter) {
 	g.segs.end()
-	g.phase, g.route, g.recipient = museInBody, routeOf(recipient), recipient
+	g.phase, g.route, g.recipient = museInBody, route, recipient
 	g.over = g.route != museToReasoning
 	if g.route == museToReasoning {
 		g.selfOpens++
