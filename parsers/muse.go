@@ -721,7 +721,7 @@ func (g *museGrammar) headerHas(from, i, off int, w string) bool {
 	s, ps := g.headerPiece(i)[from-off:], g.header.ps[i+1:]
 	for {
 		n := min(len(s), len(w))
-		for j := 0; j < n; j++ { // a few bytes a piece: no call to compare them
+		for j := range n { // a few bytes a piece: no call to compare them
 			if s[j] != w[j] {
 				return false
 			}
