@@ -334,8 +334,13 @@ func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 		if !sh.toContent(s) {
 			return p.notContent(s, ids, sh)
 		}
-		if ids != nil && !sh.quietFew(ids) && !sh.quietIDs(ids) {
-			return p.viaBase(s, ids)
+		if ids != nil && sh.idBits != 0 {
+			// quietFew, then quietIDs, written out: a bool of quietFew's
+			// would be made and tested again.
+			sh.idMode = true
+			if (len(ids) != 1 || sh.idBits&(1<<(ids[0]&63)) != 0) && !sh.quietIDs(ids) {
+				return p.viaBase(s, ids)
+			}
 		}
 	}
 	// With sh set, the shell's fast path now sends s whole to content

@@ -111,20 +111,24 @@ func (s *Slab) End(start int) string {
 // and read again with each new one is copied once, as it comes. A join of
 // at most 8 bytes is written whole, wherever str is.
 func (s *Slab) Append(str, more string) string {
-	if n := len(str) + len(more); n <= 8 && str != "" && more != "" {
+	if n := len(str) + len(more); n <= 8 && str != "" && more != "" && len(s.buf) > 0 {
 		// A byte at a time: that costs less than the look for str at the
-		// end of the slab and two calls of memmove.
-		start := s.Begin(n)
-		b := s.buf[start : start+n]
-		head, tail := b[:len(str)], b[len(str):]
-		for i := range head {
-			head[i] = str[i]
+		// end of the slab and two calls of memmove. Where the buffer is
+		// full, the join is made below, so that this path calls nothing.
+		if start := *s.used(); n <= len(s.buf)-start {
+			work.Add(n)
+			// The join's n bytes from start, which the buffer has.
+			head := unsafe.Add(unsafe.Pointer(unsafe.SliceData(s.buf)), start)
+			tail := unsafe.Add(head, len(str))
+			for i := range len(str) {
+				*(*byte)(unsafe.Add(head, i)) = str[i]
+			}
+			for i := range len(more) {
+				*(*byte)(unsafe.Add(tail, i)) = more[i]
+			}
+			*s.used() = start + n
+			return unsafe.String((*byte)(head), n)
 		}
-		for i := range tail {
-			tail[i] = more[i]
-		}
-		*s.used() = start + n
-		return unsafe.String(&b[0], n)
 	}
 	if n := len(str); n > 0 && len(s.buf) > 0 {
 		u := *s.used()

@@ -110,6 +110,16 @@ func TestSlabAppend(t *testing.T) {
 	if y := s.Append(x, "o"); x != "mn" || y != "mno" {
 		t.Errorf("got %q %q, want mn mno", x, y)
 	}
+	// Short joins where the buffer has no room for them (256 bytes, the
+	// first one's): the slab's last write grown in place, then a new buffer.
+	var f Slab
+	f.Copy(strings.Repeat("z", 251))
+	last := f.Copy("abc")
+	grown := f.Append(last, "de")
+	fresh := f.Append("xy", "zw")
+	if last != "abc" || grown != "abcde" || fresh != "xyzw" {
+		t.Errorf("got %q %q %q, want abc abcde xyzw", last, grown, fresh)
+	}
 	var w Slab
 	tail := w.Append("warm", "up")
 	if n := testing.AllocsPerRun(1000, func() { tail = w.Append(tail[1:], "ab") }); n > 0.01 {
