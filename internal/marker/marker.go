@@ -663,6 +663,32 @@ func (s *Scanner) HoldWhole(t string) bool {
 	return true
 }
 
+// Plain reports whether Next would return all of t, fed next, as text of
+// its own, nothing held: Quiet's answer, exact where all active markers
+// begin with one byte and t has it (a "<tool_call>" token where <think>
+// and </think> are looked for), which Quiet reports false for. It reports
+// false where they do not.
+func (s *Scanner) Plain(t string) bool {
+	if s.held != "" || s.only < 0 {
+		return false
+	}
+	work.Add(len(t))
+	c := byte(s.only)
+	for i := 0; ; i++ {
+		j := strings.IndexByte(t[i:], c)
+		if j < 0 {
+			return true
+		}
+		i += j
+		for m := s.active; m != 0; m &= m - 1 {
+			mk := s.markers[bits.TrailingZeros64(m)]
+			if n := min(len(mk), len(t)-i); mk[:n] == t[i:i+n] { // whole, or cut short by t's end
+				return false
+			}
+		}
+	}
+}
+
 // HoldEnd takes t, the next delta, where Quiet has just reported false
 // for it because an active marker begins in it cut short by its end, and
 // no other place of it: it holds that end and returns the text before
