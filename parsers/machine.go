@@ -400,6 +400,33 @@ func (d *driver) quiet(s string, slab *marker.Slab) reasoning.Message {
 	return reasoning.Message{Content: text}
 }
 
+// quietAfter is quiet for a delta s that goes direct whole after h, text
+// the scanner held back (see marker.Scanner.Release) that ends in no byte
+// the grammar would hold: the run, h and s go out in that order, less what
+// s ends in that the grammar would hold, which becomes the run.
+func (d *driver) quietAfter(h, s string, slab *marker.Slab) reasoning.Message {
+	at := d.pos + len(h)
+	d.pos = at + len(s)
+	d.fed += len(s)
+	n := heldTail(d.hold, s)
+	size := len(h) + len(s) - n
+	for _, p := range d.run {
+		size += len(p.s)
+	}
+	start := slab.Begin(size)
+	for _, p := range d.run {
+		slab.WriteString(p.s)
+	}
+	slab.WriteString(h)
+	slab.WriteString(s[:len(s)-n])
+	text := slab.End(start)
+	d.holdOnly(s[len(s)-n:], at+len(s)-n)
+	if d.direct == int8(phaseReasoning) {
+		return reasoning.Message{Reasoning: text}
+	}
+	return reasoning.Message{Content: text}
+}
+
 // settle hands the grammar the run the driver holds (not empty), as the
 // text it would have had, before the grammar sees anything else: a marker
 // or the end. The grammar holds it then. The stance may move with it: the
@@ -973,6 +1000,11 @@ func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	// (s.watch): only a slow delta changes them, and it makes the scanner
 	// watch them (l.extra) before it returns (watchPending).
 	//
+	// Where text goes direct with a run held, a delta that shows the text
+	// the scanner holds to be text, or that begins a marker itself (a
+	// tokenizer's "<" before a word), is taken without the driver too
+	// (release).
+	//
 	// Where text goes direct but the scanner must see the delta, or where
 	// text goes to the open segment or the grammar holds it back, the
 	// shell takes the text before the scanner's first marker itself
@@ -993,8 +1025,13 @@ func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 			}
 			return reasoning.Message{Content: t}
 		}
-	} else if l.direct >= 0 && s.quietIDs(d.IDs) && l.sc.Quiet(t) {
-		return l.quiet(t, &s.slab) // the driver holds what the grammar would (driver.run)
+	} else if l.direct >= 0 && s.quietIDs(d.IDs) {
+		if l.sc.Quiet(t) {
+			return l.quiet(t, &s.slab) // the driver holds what the grammar would (driver.run)
+		}
+		if m, ok := s.release(t); ok {
+			return m
+		}
 	} else if (l.fast == directSegment || l.fast == directHeld) && s.quietIDs(d.IDs) {
 		if l.sc.Quiet(t) {
 			// Most of a tool call's deltas: added where the open segment's
@@ -1092,6 +1129,41 @@ func (s *shell) watchPending() {
 	if len(s.live.run) > 0 {
 		s.live.fast = -1 // the stance stays as it was, the run held
 	}
+}
+
+// release takes t, a delta that carries no marker's ID and is not quiet
+// where text goes direct (stance.direct), where the scanner holds text
+// that t shows to be text and t is quiet after it (marker.Scanner.Release,
+// a "<" token before a word): the held text and t go as a quiet delta
+// does (driver.quietAfter); or where the scanner holds nothing and t is
+// the beginning of a marker (marker.Scanner.HoldWhole, the "<" token),
+// which the scanner holds then; or where t has no marker after all
+// (marker.Scanner.Plain, a "<tool_call>" token that is text), which goes
+// as a quiet delta does. It returns the delta's message and true;
+// false, having done nothing, for any other t.
+//
+//go:noinline
+func (s *shell) release(t string) (reasoning.Message, bool) {
+	l := &s.live
+	h := l.sc.Held()
+	if h == "" {
+		switch {
+		case l.sc.HoldWhole(t):
+			l.fed += len(t)
+			return reasoning.Message{}, true
+		case l.sc.Plain(t):
+			return l.quiet(t, &s.slab), true
+		}
+		return reasoning.Message{}, false
+	}
+	if holds(l.hold, h[len(h)-1]) {
+		return reasoning.Message{}, false
+	}
+	h, ok := l.sc.Release(t)
+	if !ok {
+		return reasoning.Message{}, false
+	}
+	return l.quietAfter(h, t, &s.slab), true
 }
 
 // toGrammar takes t, a quiet delta (see ExtractStreaming) that carries no

@@ -603,6 +603,92 @@ func (s *Scanner) Drop(delta string) string {
 	return h
 }
 
+// Release returns the text held back and reports true, holding nothing
+// then, where delta, the next to be fed, shows all of it to be text (no
+// active marker begins in it and goes on with delta's first byte) and is
+// quiet (see Quiet): Feed(delta) and Next would return the held text and
+// all of delta, as text. It returns "", false and changes nothing
+// otherwise.
+func (s *Scanner) Release(delta string) (string, bool) {
+	h, cand, missed := s.held, s.cand, s.missed
+	if h == "" || delta == "" || s.candOf != s.active {
+		return "", false
+	}
+	work.Add(len(h))
+	for i := range len(h) {
+		for m := s.active; m != 0; m &= m - 1 {
+			mk := s.markers[bits.TrailingZeros64(m)]
+			if n := len(h) - i; len(mk) > n && mk[n] == delta[0] && mk[:n] == h[i:] {
+				return "", false
+			}
+		}
+	}
+	s.held, s.cand, s.missed = "", 0, false
+	if s.Quiet(delta) {
+		return h, true
+	}
+	s.held, s.cand, s.missed = h, cand, missed
+	return "", false
+}
+
+// HoldWhole takes t, the next delta, where nothing is held and all of t
+// is the beginning of an active marker (a "<" token): it holds t, as
+// Feed(t) and Next would, and reports true. It reports false, and changes
+// nothing, for any other t.
+func (s *Scanner) HoldWhole(t string) bool {
+	if s.held != "" || t == "" || len(t) >= s.longest || s.only >= 0 && t[0] != byte(s.only) {
+		return false
+	}
+	var cand uint64
+	for m := s.active; m != 0; m &= m - 1 {
+		k := bits.TrailingZeros64(m)
+		mk := s.markers[k]
+		if len(t) >= len(mk) {
+			continue
+		}
+		j := 0 // a byte at a time: t is short, and mostly parts at once
+		for j < len(t) && mk[j] == t[j] {
+			j++
+		}
+		if j == len(t) {
+			cand |= 1 << k
+		}
+	}
+	if cand == 0 {
+		return false
+	}
+	work.Add(len(t))
+	s.Feed(t)
+	s.held, s.cand, s.candOf, s.cur = t, cand, s.active, len(t)
+	return true
+}
+
+// Plain reports whether Next would return all of t, fed next, as text of
+// its own, nothing held: Quiet's answer, exact where all active markers
+// begin with one byte and t has it (a "<tool_call>" token where <think>
+// and </think> are looked for), which Quiet reports false for. It reports
+// false where they do not.
+func (s *Scanner) Plain(t string) bool {
+	if s.held != "" || s.only < 0 {
+		return false
+	}
+	work.Add(len(t))
+	c := byte(s.only)
+	for i := 0; ; i++ {
+		j := strings.IndexByte(t[i:], c)
+		if j < 0 {
+			return true
+		}
+		i += j
+		for m := s.active; m != 0; m &= m - 1 {
+			mk := s.markers[bits.TrailingZeros64(m)]
+			if n := min(len(mk), len(t)-i); mk[:n] == t[i:i+n] { // whole, or cut short by t's end
+				return false
+			}
+		}
+	}
+}
+
 // HoldEnd takes t, the next delta, where Quiet has just reported false
 // for it because an active marker begins in it cut short by its end, and
 // no other place of it: it holds that end and returns the text before

@@ -51,7 +51,7 @@ func nextAll(s *Scanner) []event {
 func scan(markers []string, deltas []string) (events []event, maxHeld int) {
 	var s Scanner
 	s.Reset(markers)
-	return drive(&s, deltas, false, nil)
+	return drive(&s, deltas, false, false, nil)
 }
 
 // drive feeds deltas through s as a stream's shell does and returns what
@@ -59,9 +59,24 @@ func scan(markers []string, deltas []string) (events []event, maxHeld int) {
 // taken first (Drop), a delta Quiet passes is taken as text and not fed,
 // and one that goes on with the one marker held text begins is Step's;
 // found, if not nil, is told of each marker as Next reports it.
-func drive(s *Scanner, deltas []string, quiet bool, found func(k int)) (events []event, maxHeld int) {
+func drive(s *Scanner, deltas []string, quiet, release bool, found func(k int)) (events []event, maxHeld int) {
 	text := func(t string) { events = addText(events, t) }
 	for _, d := range deltas {
+		if release { // as the shell takes a delta where text goes direct with a run held
+			if h, ok := s.Release(d); ok {
+				text(h)
+				text(d)
+				continue
+			}
+			if s.HoldWhole(d) {
+				maxHeld = max(maxHeld, len(s.Held()))
+				continue
+			}
+			if s.Plain(d) {
+				text(d)
+				continue
+			}
+		}
 		if quiet {
 			text(s.Drop(d))
 			if s.Quiet(d) {
@@ -521,11 +536,13 @@ func FuzzScan(f *testing.F) {
 		}
 		// Then as a stream's shell runs it too: a delta Quiet passes is
 		// text, not fed.
-		for _, quiet := range []bool{false, true} {
+		// And, with Release, HoldWhole and Plain first, as it runs where text goes
+		// direct with a run held.
+		for _, mode := range []struct{ quiet, release bool }{{false, false}, {true, false}, {true, true}} {
 			s.Reset(markers)
-			got, _ := drive(&s, deltas, quiet, func(k int) { s.SetActive(next(k)) })
+			got, _ := drive(&s, deltas, mode.quiet, mode.release, func(k int) { s.SetActive(next(k)) })
 			if diff := cmp.Diff(want, got); diff != "" {
-				t.Fatalf("markers %q, deltas %q, Quiet first %t: mismatch (-want +got):\n%s", markers, deltas, quiet, diff)
+				t.Fatalf("markers %q, deltas %q, Quiet first %t, Release first %t: mismatch (-want +got):\n%s", markers, deltas, mode.quiet, mode.release, diff)
 			}
 		}
 	})
