@@ -614,8 +614,15 @@ func (s *Scanner) Release(delta string) (string, bool) {
 	if h == "" || delta == "" || s.candOf != s.active {
 		return "", false
 	}
+	// The common delta that is not one: the next bytes of a marker all of
+	// the held text begins (cand), told by their first.
+	for m := cand; m != 0; m &= m - 1 {
+		if s.markers[bits.TrailingZeros64(m)][len(h)] == delta[0] {
+			return "", false
+		}
+	}
 	work.Add(len(h))
-	for i := range len(h) {
+	for i := 1; i < len(h); i++ { // a marker that begins later in it
 		for m := s.active; m != 0; m &= m - 1 {
 			mk := s.markers[bits.TrailingZeros64(m)]
 			if n := len(h) - i; len(mk) > n && mk[n] == delta[0] && mk[:n] == h[i:] {
