@@ -1159,11 +1159,20 @@ func (s *shell) release(t string) (reasoning.Message, bool) {
 	if holds(l.hold, h[len(h)-1]) {
 		return reasoning.Message{}, false
 	}
-	h, ok := l.sc.Release(t)
-	if !ok {
-		return reasoning.Message{}, false
+	if h, ok := l.sc.Release(t); ok {
+		return l.quietAfter(h, t, &s.slab), true
 	}
-	return l.quietAfter(h, t, &s.slab), true
+	// The common delta that is not one: the next bytes of the marker the
+	// held text begins (marker.Scanner.Step), which leaves the run held
+	// until the marker is whole, as the driver's feed would.
+	if k, ok := l.sc.Step(t); ok {
+		l.fed += len(t)
+		if k < 0 {
+			return reasoning.Message{}, true
+		}
+		return s.feedOn("", "", k), true
+	}
+	return reasoning.Message{}, false
 }
 
 // toGrammar takes t, a quiet delta (see ExtractStreaming) that carries no
