@@ -1139,8 +1139,10 @@ func (s *shell) watchPending() {
 // the beginning of a marker (marker.Scanner.HoldWhole, the "<" token),
 // which the scanner holds then; or where t has no marker after all
 // (marker.Scanner.Plain, a "<tool_call>" token that is text), which goes
-// as a quiet delta does. It returns the delta's message and true;
-// false, having done nothing, for any other t.
+// as a quiet delta does; or where t goes on with the marker the held text
+// begins (marker.Scanner.Step), the run held until the marker is whole.
+// It returns the delta's message and true; false for any other t, which
+// the driver then takes (Feed and Next, as Step requires).
 //
 //go:noinline
 func (s *shell) release(t string) (reasoning.Message, bool) {

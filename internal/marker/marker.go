@@ -607,8 +607,8 @@ func (s *Scanner) Drop(delta string) string {
 // then, where delta, the next to be fed, shows all of it to be text (no
 // active marker begins in it and goes on with delta's first byte) and is
 // quiet (see Quiet): Feed(delta) and Next would return the held text and
-// all of delta, as text. It returns "", false and changes nothing
-// otherwise.
+// all of delta, as text. It returns "", false otherwise, and changes
+// nothing but what Quiet notes of delta for Next's search of it (seen).
 func (s *Scanner) Release(delta string) (string, bool) {
 	h, cand, missed := s.held, s.cand, s.missed
 	if h == "" || delta == "" || s.candOf != s.active {
