@@ -1000,10 +1000,11 @@ func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	// (s.watch): only a slow delta changes them, and it makes the scanner
 	// watch them (l.extra) before it returns (watchPending).
 	//
-	// Where text goes direct with a run held, a delta that shows the text
-	// the scanner holds to be text, or that begins a marker itself (a
-	// tokenizer's "<" before a word), is taken without the driver too
-	// (release).
+	// Where text goes direct and a delta is not quiet (a run held, or it
+	// ends in bytes the grammar holds), one that shows held text to be
+	// text, that only begins a marker, that has the markers' first byte but
+	// no marker, or that goes on with the marker held text begins is taken
+	// without the driver's feed (release).
 	//
 	// Where text goes direct but the scanner must see the delta, or where
 	// text goes to the open segment or the grammar holds it back, the
@@ -1131,18 +1132,23 @@ func (s *shell) watchPending() {
 	}
 }
 
-// release takes t, a delta that carries no marker's ID and is not quiet
-// where text goes direct (stance.direct), where the scanner holds text
-// that t shows to be text and t is quiet after it (marker.Scanner.Release,
-// a "<" token before a word): the held text and t go as a quiet delta
-// does (driver.quietAfter); or where the scanner holds nothing and t is
-// the beginning of a marker (marker.Scanner.HoldWhole, the "<" token),
-// which the scanner holds then; or where t has no marker after all
-// (marker.Scanner.Plain, a "<tool_call>" token that is text), which goes
-// as a quiet delta does; or where t goes on with the marker the held text
-// begins (marker.Scanner.Step), the run held until the marker is whole.
-// It returns the delta's message and true; false for any other t, which
-// the driver then takes (Feed and Next, as Step requires).
+// release takes t, a delta that carries no marker's ID and is not quiet,
+// where text goes direct (stance.direct), without the driver's feed, and
+// returns its message and true, where:
+//
+//   - the scanner holds nothing and t begins a marker (marker.Scanner.HoldWhole,
+//     a "<" token): the scanner holds t;
+//   - the scanner holds nothing and t has no marker after all
+//     (marker.Scanner.Plain, a "<tool_call>" token that is text): t goes
+//     as a quiet delta does;
+//   - t shows the held text to be text and is quiet after it
+//     (marker.Scanner.Release): both go as a quiet delta does (driver.quietAfter);
+//   - t goes on with the marker the held text begins (marker.Scanner.Step):
+//     the run stays held until the marker is whole.
+//
+// It reports false for any other t, and where the held text ends in a
+// byte the grammar holds (the driver would keep it in the run); the
+// driver's feed then takes t (Feed and Next, as Step requires).
 //
 //go:noinline
 func (s *shell) release(t string) (reasoning.Message, bool) {
@@ -1161,7 +1167,7 @@ func (s *shell) release(t string) (reasoning.Message, bool) {
 	if holds(l.hold, h[len(h)-1]) {
 		return reasoning.Message{}, false
 	}
-	if h, ok := l.sc.Release(t); ok {
+	if _, ok := l.sc.Release(t); ok {
 		return l.quietAfter(h, t, &s.slab), true
 	}
 	// The common delta that is not one: the next bytes of the marker the
@@ -1282,8 +1288,8 @@ func (s *shell) toSection(t string) reasoning.Message {
 	return s.feedOn(held, before, k)
 }
 
-// feedOn is the driver's feed, for toSection, from where the scanner
-// returned held and before, the text before marker k (-1: none).
+// feedOn is the driver's feed, for toSection and release, from where the
+// scanner returned held and before, the text before marker k (-1: none).
 func (s *shell) feedOn(held, before string, k int) reasoning.Message {
 	l := &s.live
 	r, c := s.scratch()
@@ -1359,6 +1365,7 @@ func (s *shell) took(n int) {
 // quietFew is quietIDs, cheaper, for a delta with no IDs, or with one that
 // is not the ID of a marker that is one token (most tokens): it reports
 // false, having done nothing, for any other, which quietIDs decides.
+// sanitized.ExtractStreaming writes it out: change both.
 func (s *shell) quietFew(ids []int) bool {
 	if ids == nil || s.idBits == 0 {
 		return true

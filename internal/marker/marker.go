@@ -671,10 +671,13 @@ func (s *Scanner) HoldWhole(t string) bool {
 }
 
 // Plain reports whether Next would return all of t, fed next, as text of
-// its own, nothing held: Quiet's answer, exact where all active markers
-// begin with one byte and t has it (a "<tool_call>" token where <think>
-// and </think> are looked for), which Quiet reports false for. It reports
-// false where they do not.
+// its own with nothing held, where every active marker begins with one
+// byte: exact where Quiet may report false because t has that byte but no
+// marker begins there, whole or cut short by t's end (a "<tool_call>"
+// token where <think> and </think> are looked for). A caller may then take
+// t as text without feeding it; the Scanner is as Next would leave it. It
+// reports false where text is held or the markers do not share a first
+// byte.
 func (s *Scanner) Plain(t string) bool {
 	if s.held != "" || s.only < 0 {
 		return false

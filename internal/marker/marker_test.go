@@ -57,12 +57,14 @@ func scan(markers []string, deltas []string) (events []event, maxHeld int) {
 // drive feeds deltas through s as a stream's shell does and returns what
 // scan does. With quiet, a byte held that the delta shows to be text is
 // taken first (Drop), a delta Quiet passes is taken as text and not fed,
-// and one that goes on with the one marker held text begins is Step's;
-// found, if not nil, is told of each marker as Next reports it.
+// and one that goes on with the one marker held text begins is Step's.
+// With release, Release, HoldWhole and Plain are tried first, as
+// shell.release tries them where text goes direct and a delta is not
+// quiet. found, if not nil, is told of each marker as Next reports it.
 func drive(s *Scanner, deltas []string, quiet, release bool, found func(k int)) (events []event, maxHeld int) {
 	text := func(t string) { events = addText(events, t) }
 	for _, d := range deltas {
-		if release { // as the shell takes a delta where text goes direct with a run held
+		if release {
 			if h, ok := s.Release(d); ok {
 				text(h)
 				text(d)
@@ -144,8 +146,37 @@ func TestScanChunkings(t *testing.T) {
 				if limit := longest(tt.markers) - 1; maxHeld > limit {
 					t.Fatalf("deltas %q: held %d bytes, more than %d", deltas, maxHeld, limit)
 				}
+				var s Scanner
+				s.Reset(tt.markers)
+				if got, _ := drive(&s, deltas, true, true, nil); !cmp.Equal(tt.want, got) {
+					t.Fatalf("deltas %q, Release first: mismatch (-want +got):\n%s", deltas, cmp.Diff(tt.want, got))
+				}
 			}
 		})
+	}
+}
+
+// TestRelease checks Release, HoldWhole and Plain, tried first as the shell
+// tries them, against the one-shot reference, for every cut of texts where
+// held text is text after all, a marker begins later in held text, and a
+// delta begins a marker or has the markers' first byte and none.
+func TestRelease(t *testing.T) {
+	for _, tt := range []struct {
+		markers []string
+		input   string
+	}{
+		{[]string{"<<x>", "x>y"}, "<<<x>a<< b<x<<x>"},
+		{[]string{"<think>", "</think>", "to="}, "<th a</thi to<think>t<thinkk</think>"},
+		{[]string{"<think>", "</think>"}, "a<tool_call>b</ c<thi d</think>\n<"},
+	} {
+		want := reference(tt.markers, tt.input)
+		for _, deltas := range cuts(tt.input) {
+			var s Scanner
+			s.Reset(tt.markers)
+			if got, _ := drive(&s, deltas, true, true, nil); !cmp.Equal(want, got) {
+				t.Fatalf("markers %q, deltas %q: mismatch (-want +got):\n%s", tt.markers, deltas, cmp.Diff(want, got))
+			}
+		}
 	}
 }
 

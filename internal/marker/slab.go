@@ -109,12 +109,14 @@ func (s *Slab) End(start int) string {
 // the last string the slab returned, or its tail) and the buffer has room
 // for more, only more is written, after str: text held back across deltas
 // and read again with each new one is copied once, as it comes. A join of
-// at most 8 bytes is written whole, wherever str is.
+// at most 8 bytes is written whole, wherever str is, where the buffer has
+// room for it; otherwise it is joined as a longer one is.
 func (s *Slab) Append(str, more string) string {
 	if n := len(str) + len(more); n <= 8 && str != "" && more != "" && len(s.buf) > 0 {
 		// A byte at a time: that costs less than the look for str at the
-		// end of the slab and two calls of memmove. Where the buffer is
-		// full, the join is made below, so that this path calls nothing.
+		// end of the slab and two calls of memmove. Where the buffer has
+		// no room for the n bytes, the join is made below, so that this
+		// path calls nothing.
 		if start := *s.used(); n <= len(s.buf)-start {
 			work.Add(n)
 			// The join's n bytes from start, which the buffer has.
