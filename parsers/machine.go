@@ -359,51 +359,43 @@ func (d *driver) holdOnly(s string, at int) {
 // offsets and returns the delta's message, the run first in its text,
 // joined in slab, when the delta releases it.
 func (d *driver) quiet(s string, slab *marker.Slab) reasoning.Message {
-	at := d.pos
-	d.pos += len(s)
-	d.fed += len(s)
 	if s == "" {
 		return reasoning.Message{}
 	}
 	n := heldTail(d.hold, s)
 	if n == len(s) && d.hold != newlineHold { // more of the run
-		d.hold1(s, at)
+		d.hold1(s, d.pos)
+		d.pos += len(s)
+		d.fed += len(s)
 		return reasoning.Message{}
 	}
+	if len(d.run) > 1 {
+		return d.quietAfter("", s, slab)
+	}
+	at := d.pos
+	d.pos += len(s)
+	d.fed += len(s)
 	text := s[:len(s)-n]
-	switch {
-	case len(d.run) == 0:
-	case len(d.run) == 1 && text == "":
-		text = d.run[0].s
-	case len(d.run) == 1: // the common run: one delta's trailing whitespace
-		r := d.run[0].s
-		start := slab.Begin(len(r) + len(text))
-		slab.WriteString(r)
-		slab.WriteString(text)
-		text = slab.End(start)
-	default:
-		size := len(text)
-		for _, p := range d.run {
-			size += len(p.s)
+	if len(d.run) == 1 { // the common run: one delta's trailing whitespace
+		if r := d.run[0].s; text == "" {
+			text = r
+		} else {
+			start := slab.Begin(len(r) + len(text))
+			slab.WriteString(r)
+			slab.WriteString(text)
+			text = slab.End(start)
 		}
-		start := slab.Begin(size)
-		for _, p := range d.run {
-			slab.WriteString(p.s)
-		}
-		slab.WriteString(text)
-		text = slab.End(start)
 	}
 	d.holdOnly(s[len(s)-n:], at+len(s)-n)
-	if d.direct == int8(phaseReasoning) {
-		return reasoning.Message{Reasoning: text}
-	}
-	return reasoning.Message{Content: text}
+	return d.directMessage(text)
 }
 
 // quietAfter is quiet for a delta s that goes direct whole after h, text
 // the scanner held back (see marker.Scanner.Release) that ends in no byte
-// the grammar would hold: the run, h and s go out in that order, less what
-// s ends in that the grammar would hold, which becomes the run.
+// the grammar would hold, or after nothing (h == "") where quiet's delta
+// ends a run of several pieces: the run, h and s go out in that order,
+// joined in slab, less what s ends in that the grammar would hold, which
+// becomes the run.
 func (d *driver) quietAfter(h, s string, slab *marker.Slab) reasoning.Message {
 	at := d.pos + len(h)
 	d.pos = at + len(s)
@@ -421,6 +413,12 @@ func (d *driver) quietAfter(h, s string, slab *marker.Slab) reasoning.Message {
 	slab.WriteString(s[:len(s)-n])
 	text := slab.End(start)
 	d.holdOnly(s[len(s)-n:], at+len(s)-n)
+	return d.directMessage(text)
+}
+
+// directMessage is the message of text that goes direct: reasoning or
+// content, as the driver's stance says.
+func (d *driver) directMessage(text string) reasoning.Message {
 	if d.direct == int8(phaseReasoning) {
 		return reasoning.Message{Reasoning: text}
 	}
