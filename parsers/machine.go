@@ -745,8 +745,8 @@ type machineSpec struct {
 	scannerOnly int
 	turn        string // a turn boundary for the ID walks (the grammar is a turnTaker), or ""
 	// endText is the text whose IDs EndIDs returns (a marker's IDs as it
-	// resolves, other text's encoding), or "": the parser is no
-	// reasoning.EndMarker.
+	// resolves, other text's encoding), or "": the family names no text
+	// that ends reasoning, and EndIDs returns nil.
 	endText string
 }
 
@@ -894,24 +894,11 @@ func (s *shell) start(initial grammar) reasoning.Parser {
 			s.rules = rules
 		}
 	}
-	_, segs := initial.(segmented)
-	switch ends := s.spec.endText != ""; {
-	case segs && ends:
+	if _, segs := initial.(segmented); segs {
 		return &struct {
 			*shell
 			segmentsOf
 		}{s, segmentsOf{s}}
-	case segs:
-		return &struct {
-			*shell
-			segmentsOf
-			noEndIDs
-		}{s, segmentsOf{s}, noEndIDs{}}
-	case !ends:
-		return &struct {
-			*shell
-			noEndIDs
-		}{s, noEndIDs{}}
 	}
 	return s // most families: no wrapper to call through
 }
@@ -1645,15 +1632,11 @@ func (x segmentsOf) ExtractSegments(output string) []reasoning.Segment {
 }
 
 // EndIDs returns the IDs that end reasoning (reasoning.EndMarker), for a
-// Gate's thinking budget; nil without a tokenizer.
+// Gate's thinking budget; nil without a tokenizer or where the family
+// names no text that ends reasoning (machineSpec.endText), which leaves
+// such a budget inert, as reasoning.EndMarker says. Every family's parser
+// has it, so that none is called through a wrapper that hides it.
 func (s *shell) EndIDs() []int { return s.endIDs }
-
-// noEndIDs, beside a *shell in a struct, hides the shell's EndIDs (two
-// methods of one name at one depth are neither promoted): the parser of a
-// family that names no end text is no reasoning.EndMarker.
-type noEndIDs struct{}
-
-func (noEndIDs) EndIDs() []int { return nil }
 
 // endCheck is what IsReasoningEndStreaming remembers: the value for each
 // length of the sequence (endMemo) and, for walkRules, the walk of the IDs

@@ -41,3 +41,45 @@ func TestNamesCovered(t *testing.T) {
 		}
 	}
 }
+
+// TestEndIDs checks reasoning.EndMarker: a parser built without a
+// tokenizer that has it returns nil. With a real vocabulary, a family
+// whose reasoning ends at a text of its own returns that text's IDs, and
+// one that names no such text (Muse's channels, Hunyuan's token state
+// machine) has it too and returns nil, which leaves a Gate's budget inert
+// as not having it would.
+func TestEndIDs(t *testing.T) {
+	for _, name := range reasoning.Names() {
+		if p, err := reasoning.New(name, nil, thinkingOn); err == nil {
+			if m, ok := p.(reasoning.EndMarker); ok && m.EndIDs() != nil {
+				t.Errorf("%s without a tokenizer: EndIDs() = %v, want nil", name, m.EndIDs())
+			}
+		}
+	}
+	for _, tc := range []struct{ name, end string }{
+		{"qwen3", "</think>"},
+		{"deepseek_r1", "</think>"},
+		{"openai_gptoss", "<|end|><|start|>assistant<|channel|>final<|message|>"},
+		{"muse_spark", ""},
+		{"muse_glimmer", ""},
+		{"hunyuan_a13b", ""},
+		{"inkling", ""},
+	} {
+		tok, _ := vocabFor(t, tc.name)
+		p, err := reasoning.New(tc.name, tok, thinkingOn)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		m, ok := p.(reasoning.EndMarker)
+		if !ok {
+			t.Fatalf("%s: %T is no reasoning.EndMarker", tc.name, p)
+		}
+		ids := m.EndIDs()
+		switch {
+		case tc.end == "" && ids != nil:
+			t.Errorf("%s: EndIDs() = %v, want nil: the family names no end text", tc.name, ids)
+		case tc.end != "" && tok.Decode(ids) != tc.end:
+			t.Errorf("%s: EndIDs() = %v, decoded %q, want the IDs of %q", tc.name, ids, tok.Decode(ids), tc.end)
+		}
+	}
+}
