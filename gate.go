@@ -55,11 +55,13 @@ func WithThinkingBudget(tokens int, end []int) GateOption {
 // of the marker that closes its reasoning, as the model writes it ("</think>"
 // as one token, or the several of its encoding). A Gate's thinking budget
 // forces them when WithThinkingBudget gives none. A Parser that does not
-// implement it, or returns nil (it was built without a tokenizer), leaves a
-// budget without end IDs inert.
+// implement it, or returns nil (it was built without a tokenizer, or it
+// names no marker for a budget to force), leaves a budget without end IDs
+// inert.
 type EndMarker interface {
 	// EndIDs returns the IDs of the marker that ends reasoning; nil when
-	// the Parser has no tokenizer or its format has no such marker.
+	// the Parser has no tokenizer or names no such marker (its format has
+	// none, or the Parser leaves it to WithThinkingBudget's IDs).
 	EndIDs() []int
 }
 

@@ -745,8 +745,10 @@ type machineSpec struct {
 	scannerOnly int
 	turn        string // a turn boundary for the ID walks (the grammar is a turnTaker), or ""
 	// endText is the text whose IDs EndIDs returns (a marker's IDs as it
-	// resolves, other text's encoding), or "": the family names no text
-	// that ends reasoning, and EndIDs returns nil.
+	// resolves, other text's encoding), or "": EndIDs returns nil. Muse,
+	// Inkling and Hunyuan have no such text; the hoisting families
+	// (hoist.go) have a closer but name none here yet, so a Gate's budget
+	// stays inert for them, as it always has.
 	endText string
 }
 
@@ -1632,10 +1634,10 @@ func (x segmentsOf) ExtractSegments(output string) []reasoning.Segment {
 }
 
 // EndIDs returns the IDs that end reasoning (reasoning.EndMarker), for a
-// Gate's thinking budget; nil without a tokenizer or where the family
-// names no text that ends reasoning (machineSpec.endText), which leaves
-// such a budget inert, as reasoning.EndMarker says. Every family's parser
-// has it, so that none is called through a wrapper that hides it.
+// Gate's thinking budget; nil without a tokenizer or where the spec names
+// no end text (machineSpec.endText), which leaves such a budget inert.
+// Every family's parser has it, so that none is called through a wrapper
+// that hides it.
 func (s *shell) EndIDs() []int { return s.endIDs }
 
 // endCheck is what IsReasoningEndStreaming remembers: the value for each
