@@ -377,14 +377,7 @@ func (d *driver) quiet(s string, slab *marker.Slab) reasoning.Message {
 	d.fed += len(s)
 	text := s[:len(s)-n]
 	if len(d.run) == 1 { // the common run: one delta's trailing whitespace
-		if r := d.run[0].s; text == "" {
-			text = r
-		} else {
-			start := slab.Begin(len(r) + len(text))
-			slab.WriteString(r)
-			slab.WriteString(text)
-			text = slab.End(start)
-		}
+		text = slab.Append(d.run[0].s, text)
 	}
 	d.holdOnly(s[len(s)-n:], at+len(s)-n)
 	return d.directMessage(text)
