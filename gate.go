@@ -26,6 +26,8 @@ type Gate struct {
 	counts []int32 // by output token: output tokens accepted while reasoning, it included
 	end    *tokenizer.Matcher
 	found  []int32 // by output token: end markers completed up to it (budget only)
+	own    bool    // the budget forces the parser's own end marker (EndIDs)
+	probe  []int   // Force's scratch: ids and the rest of the end marker
 }
 
 // GateOption sets a GateConfig field.
@@ -57,7 +59,8 @@ func WithThinkingBudget(tokens int, end []int) GateOption {
 // forces them when WithThinkingBudget gives none. A Parser that does not
 // implement it, or returns nil (it was built without a tokenizer, or it
 // names no marker for a budget to force), leaves a budget without end IDs
-// inert.
+// inert. The Gate forces the parser's marker only where it would end
+// reasoning (see Force).
 type EndMarker interface {
 	// EndIDs returns the IDs of the marker that ends reasoning; nil when
 	// the Parser has no tokenizer or names no such marker (its format has
@@ -78,7 +81,7 @@ func NewGate(p Parser, opts ...GateOption) *Gate {
 		end := g.cfg.BudgetEnd
 		if end == nil {
 			if m, ok := unwrap(p).(EndMarker); ok {
-				end = m.EndIDs()
+				end, g.own = m.EndIDs(), true
 			}
 		}
 		if len(end) > 0 {
@@ -174,7 +177,13 @@ func (g *Gate) Constrain() bool {
 // thinking budget has run out while reasoning goes on, the end marker's IDs
 // (the rest of them when the model has begun writing it), until the marker
 // is complete. The text split then ends reasoning through the parser's own
-// markers, so it agrees with the Gate. The slice is shared: do not modify it.
+// markers, so it agrees with the Gate. The parser's own end marker (not
+// WithThinkingBudget's IDs) is forced only where it would end reasoning:
+// inside a tool-call block that reasoning holds (the hoisting families:
+// apertus2509, intern_s1, solar_open2) it would be text of the call, so
+// Force waits until the block has closed; the block's tokens count toward
+// the budget meanwhile. Once the budget has run out, a call costs
+// IsReasoningEnd's walk of the IDs. The slice is shared: do not modify it.
 func (g *Gate) Force() []int {
 	if g.end == nil || g.reasoningEnded() || int(g.count()) < g.cfg.ThinkingBudget {
 		return nil
@@ -185,7 +194,14 @@ func (g *Gate) Force() []int {
 	if g.found[len(g.found)-1] > g.found[spent] {
 		return nil
 	}
-	return g.end.Remaining()
+	rest := g.end.Remaining()
+	if g.own {
+		g.probe = append(append(g.probe[:0], g.ids...), rest...)
+		if !g.p.IsReasoningEnd(g.probe) {
+			return nil
+		}
+	}
+	return rest
 }
 
 // ReasoningTokens returns how many accepted tokens are reasoning, as

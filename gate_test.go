@@ -84,11 +84,11 @@ func TestGateRollbackReplay(t *testing.T) {
 	if testing.Short() {
 		t.Skip(shortSkip)
 	}
-	tok, err := tokenizer.NewVocab(map[string]int{"<think>": 1, "</think>": 2, "<tool_call>": 3})
+	tok, err := tokenizer.NewVocab(map[string]int{"<think>": 1, "</think>": 2, "<tool_call>": 3, "<|action_start|>": 4, "<|action_end|>": 5})
 	require.NoError(t, err)
-	alphabet := []int{1, 2, 3, tok.Base() + 'a', tok.Base() + 'b', tok.Base() + ' '}
+	alphabet := []int{1, 2, 3, 4, 5, tok.Base() + 'a', tok.Base() + 'b', tok.Base() + ' '}
 	r := rand.New(rand.NewPCG(5, 6))
-	for _, name := range []string{"qwen3", "deepseek_r1", "basic", "glm45"} {
+	for _, name := range []string{"qwen3", "deepseek_r1", "basic", "glm45", "intern_s1"} {
 		for round := range 300 {
 			budget := r.IntN(6)
 			opts := []reasoning.GateOption{reasoning.WithThinkingBudget(budget, nil)}
@@ -235,6 +235,85 @@ func TestGateThinkingBudget(t *testing.T) {
 		g.Accept(9)
 		assert.Nil(t, g.Force(), "a forced marker the parser does not read stops the forcing")
 	})
+}
+
+// hoisting lists the families that hoist a tool-call block out of
+// reasoning into content, with their closer and their tool-call block's
+// markers.
+var hoisting = []struct{ name, close, tool, toolClose string }{
+	{"apertus2509", "<|inner_suffix|>", "<|tools_prefix|>[", "<|tools_suffix|>"},
+	{"intern_s1", "</think>", "<|action_start|>", "<|action_end|>"},
+	{"solar_open2", "<|think:end|>", "<|tool_call:start|>", "<|tool_call:end|>"},
+}
+
+// TestGateThinkingBudgetHoisting: a hoisting family's budget forces its
+// closer (the rest of it once the model has begun it), which ends
+// reasoning, and the text split agrees with the Gate.
+func TestGateThinkingBudgetHoisting(t *testing.T) {
+	tok := testvocab.Load(t, "qwen3")
+	for _, tc := range hoisting {
+		t.Run(tc.name, func(t *testing.T) {
+			g := reasoning.NewGate(newWith(t, tc.name, tok, reasoning.WithForceReasoning(true)), reasoning.WithThinkingBudget(3, nil))
+			thought := tok.Encode(" one two three four")
+			for _, id := range thought[:2] {
+				g.Accept(id)
+				require.Nil(t, g.Force())
+			}
+			g.Accept(thought[2])
+			end := g.Force()
+			require.Equal(t, tc.close, tok.Decode(end), "the closer, all of it")
+			if len(end) > 1 {
+				g.Accept(end[0])
+				require.Equal(t, end[1:], g.Force(), "the rest of the closer")
+				g.Accept(end[1:]...)
+			} else {
+				g.Accept(end...)
+			}
+			assert.Nil(t, g.Force(), "reasoning has ended")
+			assert.True(t, g.Constrain())
+			answer := tok.Encode(" The answer.")
+			g.Accept(answer...)
+			assert.Nil(t, g.Force())
+			m := newWith(t, tc.name, tok, reasoning.WithForceReasoning(true)).Extract(tok.Decode(slices.Concat(thought[:3], end, answer)))
+			assert.Equal(t, tok.Decode(thought[:3]), m.Reasoning)
+			assert.Equal(t, " The answer.", m.Content)
+			assert.Equal(t, 3, g.ReasoningTokens())
+		})
+	}
+}
+
+// TestGateThinkingBudgetInToolBlock: a budget that runs out while a
+// hoisting family's tool-call block is open inside reasoning forces
+// nothing until the block has closed (the closer would be text of the
+// call), and then the closer.
+func TestGateThinkingBudgetInToolBlock(t *testing.T) {
+	tok := testvocab.Load(t, "qwen3")
+	for _, tc := range hoisting {
+		t.Run(tc.name, func(t *testing.T) {
+			g := reasoning.NewGate(newWith(t, tc.name, tok, reasoning.WithForceReasoning(true)), reasoning.WithThinkingBudget(2, nil))
+			thought := tok.Encode(" one")
+			g.Accept(thought...)
+			require.Nil(t, g.Force())
+			open, closing := tok.Encode(tc.tool), tok.Encode(tc.toolClose)
+			block := slices.Concat(open, tok.Encode(` {"name": "f", "arguments": {"x": 1}}`), closing)
+			for i, id := range block {
+				g.Accept(id)
+				if i >= len(open)-1 && i < len(block)-1 { // from the opener's last token to before the closer's
+					require.Nil(t, g.Force(), "token %d (%q) of the block: the block is open", i, tok.Decode([]int{id}))
+				}
+			}
+			assert.False(t, g.Constrain(), "reasoning goes on after the block")
+			end := g.Force()
+			require.Equal(t, tc.close, tok.Decode(end), "the block has closed: the closer")
+			g.Accept(end...)
+			assert.Nil(t, g.Force())
+			assert.True(t, g.Constrain())
+			m := newWith(t, tc.name, tok, reasoning.WithForceReasoning(true)).Extract(tok.Decode(slices.Concat(thought, block, end)))
+			assert.Equal(t, tok.Decode(thought), m.Reasoning)
+			assert.Equal(t, tok.Decode(block), m.Content, "the block is content, whole")
+			assert.Equal(t, len(thought), g.ReasoningTokens(), "the block's tokens counted toward the budget but are content")
+		})
+	}
 }
 
 func TestGateThroughOptionsWrapper(t *testing.T) {

@@ -67,7 +67,7 @@ func init() {
 }
 
 var apertus2509Spec = hoistSpec{
-	machineSpec:  machineSpec{markers: []string{apertusOpen, apertusClose, apertusToolOpen, apertusToolClose}},
+	machineSpec:  machineSpec{markers: []string{apertusOpen, apertusClose, apertusToolOpen, apertusToolClose}, endText: apertusClose},
 	startContent: true,
 	reopen:       true,
 }

@@ -15,7 +15,10 @@ import (
 // path and moves them after the content; a stream cannot move text it has
 // sent, so here a block reaches content where it comes (spec policy 2).
 // The think-tag machine has no state for "content inside reasoning", so
-// these families run on the shared driver.
+// these families run on the shared driver. Each names its closer as its
+// end text (EndIDs): a Gate's thinking budget forces it once a tool-call
+// block open inside reasoning has closed, not inside it, where it would be
+// text of the call.
 
 // Indexes into a hoisting family's markers: every family has these four,
 // in this order.

@@ -20,7 +20,7 @@ func internThinking(c reasoning.Config) bool {
 }
 
 var internS1VLLMSpec = hoistSpec{
-	machineSpec: machineSpec{markers: []string{thinkOpen, thinkClose, internActionStart, internActionEnd}},
+	machineSpec: machineSpec{markers: []string{thinkOpen, thinkClose, internActionStart, internActionEnd}, endText: thinkClose},
 	dropLone:    true,
 	trimNewline: true,
 	thinking:    internThinking,

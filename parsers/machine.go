@@ -740,8 +740,8 @@ type machineSpec struct {
 	// endText is the text whose IDs EndIDs returns (a marker's IDs as it
 	// resolves, other text's encoding), or "": EndIDs returns nil. Muse,
 	// Inkling and Hunyuan have no such text; the hoisting families
-	// (hoist.go) have a closer but name none here yet, so a Gate's budget
-	// stays inert for them, as it always has.
+	// (hoist.go) name their closer, which a Gate forces only outside a
+	// tool-call block (reasoning.Gate.Force).
 	endText string
 }
 

@@ -72,6 +72,9 @@ func TestEndIDs(t *testing.T) {
 		{"muse_glimmer", ""},
 		{"hunyuan_a13b", ""},
 		{"inkling", ""},
+		{"apertus2509", "<|inner_suffix|>"},
+		{"intern_s1", "</think>"},
+		{"solar_open2", "<|think:end|>"},
 	} {
 		tok, _ := vocabFor(t, tc.name)
 		p, err := reasoning.New(tc.name, tok, thinkingOn)

@@ -34,7 +34,7 @@ func solarThinking(c reasoning.Config) bool {
 }
 
 var solarOpen2Spec = hoistSpec{
-	machineSpec: machineSpec{markers: []string{solarThinkStart, solarThinkEnd, solarToolStart, solarToolEnd}},
+	machineSpec: machineSpec{markers: []string{solarThinkStart, solarThinkEnd, solarToolStart, solarToolEnd}, endText: solarThinkEnd},
 	reopen:      true,
 	thinking:    solarThinking,
 	identityOff: true,
