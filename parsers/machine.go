@@ -1154,13 +1154,19 @@ func (s *shell) release(t string) (reasoning.Message, bool) {
 	// held text begins (marker.Scanner.Step), which leaves the run held
 	// until the marker is whole, as the driver's feed would.
 	if k, ok := l.sc.Step(t); ok {
-		l.fed += len(t)
-		if k < 0 {
-			return reasoning.Message{}, true
-		}
-		return s.feedOn("", "", k), true
+		return s.stepped(t, k), true
 	}
 	return reasoning.Message{}, false
+}
+
+// stepped returns the message of t, a delta the scanner's Step took, where
+// it completed marker k (-1: none yet, and nothing is sent).
+func (s *shell) stepped(t string, k int) reasoning.Message {
+	s.live.fed += len(t)
+	if k < 0 {
+		return reasoning.Message{}
+	}
+	return s.feedOn("", "", k)
 }
 
 // toGrammar takes t, a quiet delta (see ExtractStreaming) that carries no
@@ -1202,11 +1208,7 @@ func (s *shell) toSection(t string) reasoning.Message {
 	// of the marker that text begins (marker.Scanner.Step).
 	if l.sc.Held() != "" {
 		if k, ok := l.sc.Step(t); ok {
-			l.fed += len(t)
-			if k < 0 {
-				return reasoning.Message{}
-			}
-			return s.feedOn("", "", k)
+			return s.stepped(t, k)
 		}
 	}
 	if l.fast == directSegment {
