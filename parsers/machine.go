@@ -246,14 +246,16 @@ func (d *driver) feed(text string, accept func(k, at int) bool, out emitter) {
 }
 
 // found takes marker k, which the scanner found at d.pos: the grammar's
-// marker where it counts, else text.
+// marker where it counts, else text. A nil accept accepts every marker.
 func (d *driver) found(k int, accept func(k, at int) bool, out emitter) {
 	mk := d.markers[k]
 	at := d.pos
 	// A marker watched only for its pending ID (extra) is text, and uses
 	// the ID up. IDs may deny a marker that counts: then it is text too.
 	if d.mask&(1<<k) == 0 {
-		accept(k, at)
+		if accept != nil {
+			accept(k, at)
+		}
 		d.text(mk, out)
 		return
 	}
@@ -261,12 +263,12 @@ func (d *driver) found(k int, accept func(k, at int) bool, out emitter) {
 	if len(d.run) > 0 {
 		d.settle(out)
 	}
-	if !accept(k, at) {
+	if accept != nil && !accept(k, at) {
 		d.g.text(mk, at, out)
 	} else {
 		d.g.marker(k, at, out)
 	}
-	d.sync()
+	d.use(d.g.active()) // sync, without its call: once a marker
 }
 
 // finish ends the text: what the scanner holds, then what the grammar does.
@@ -1275,6 +1277,10 @@ func (s *shell) toSection(t string) reasoning.Message {
 func (s *shell) feedOn(held, before string, k int) reasoning.Message {
 	l := &s.live
 	r, c := s.scratch()
+	var accept func(k, at int) bool // text alone: every marker counts
+	if s.idMode {
+		accept = s.backed
+	}
 	for {
 		if held != "" {
 			l.text(held, s.out)
@@ -1285,7 +1291,7 @@ func (s *shell) feedOn(held, before string, k int) reasoning.Message {
 		if k < 0 {
 			break
 		}
-		l.found(k, s.backed, s.out)
+		l.found(k, accept, s.out)
 		held, before, k = l.sc.Next()
 	}
 	if s.watch != l.extra { // an ID used up: the next delta may go direct
