@@ -381,12 +381,11 @@ func (g *harmonyGrammar) takeHeld(s string, at int) bool {
 		// raw so (past its end until it is taken), which costs less than
 		// strings.IndexByte's call and hold's append.
 		var x uint64
-		p := unsafe.Add(unsafe.Pointer(unsafe.SliceData(g.raw)), r) // room leaves raw 8 bytes from here
-		b := (*[8]byte)(p)
+		b := g.raw[r : r+8] // room leaves raw these 8 bytes
 		if n >= 4 {
 			lo, hi := marker.Word32(s), marker.Word32(s[n-4:])
-			binary.LittleEndian.PutUint32(b[:], lo)
-			binary.LittleEndian.PutUint32((*[4]byte)(unsafe.Add(p, n-4))[:], hi)
+			binary.LittleEndian.PutUint32(b, lo)
+			binary.LittleEndian.PutUint32(b[n-4:], hi)
 			x = uint64(lo) | uint64(hi)<<32
 		} else { // s[0], s[n/2] and s[n-1] are all of s
 			b[0], b[n>>1], b[n-1] = s[0], s[n>>1], s[n-1]
