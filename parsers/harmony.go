@@ -225,9 +225,15 @@ type harmonyGrammar struct {
 	// and length (held) of the output's part. Extract and the ID walks
 	// (segs.off) keep the pieces it came in besides (header), and emit
 	// them as they came; a stream emits it as one piece copied from raw.
-	header   heldText
-	from     int
-	held     int
+	header heldText
+	from   int
+	held   int
+	// room is how many more bytes of header text takeHeld may take as one
+	// word (its common piece) while a stream holds a header: as many as
+	// keep held within maxHeader and leave raw room for the word's 8
+	// bytes; 0 or less where it holds none or Extract's pieces are kept
+	// (segs.off). hold sets it, and forget and cloneInto clear it.
+	room     int
 	prefix   string
 	msg      harmonyHeader
 	route    harmonyRoute
@@ -301,7 +307,7 @@ func (g *harmonyGrammar) cloneInto(dst grammar) {
 	}
 	*c = *g
 	c.header, c.segs, c.raw, c.seen = heldText{ps: emptied(header)}, segs, append(raw[:0], g.prefix...), seen
-	c.from, c.held = 0, 0
+	c.from, c.held, c.room = 0, 0, 0
 	g.segs.cloneInto(&c.segs)
 }
 
@@ -368,17 +374,14 @@ func (g *harmonyGrammar) text(s string, at int, out emitter) {
 // takeHeld adds s, text at offset at, to the header held, unless it ends
 // the header (see text) or the grammar holds none.
 func (g *harmonyGrammar) takeHeld(s string, at int) bool {
-	if g.phase != harmonyInHeader || g.held+len(s) > maxHeader {
-		return false
-	}
-	if n, r := len(s), len(g.raw); n > 0 && n <= 8 && g.held > 0 && !g.segs.off && r+8 <= cap(g.raw) {
+	if n, r := len(s), len(g.raw); uint(n-1) < 8 && n <= g.room {
 		// The common piece, a delta of a stream's header or what a
 		// control token leaves of one: read as one word of its bytes
 		// (some of them twice), looked at for a newline and written to
 		// raw so (past its end until it is taken), which costs less than
 		// strings.IndexByte's call and hold's append.
 		var x uint64
-		b := g.raw[r : r+8]
+		b := g.raw[r : r+8] // room leaves raw these 8 bytes
 		if n >= 4 {
 			lo, hi := marker.Word32(s), marker.Word32(s[n-4:])
 			binary.LittleEndian.PutUint32(b, lo)
@@ -396,7 +399,11 @@ func (g *harmonyGrammar) takeHeld(s string, at int) bool {
 		}
 		g.raw = g.raw[:r+n]
 		g.held += n
+		g.room -= n
 		return true
+	}
+	if g.phase != harmonyInHeader || g.held+len(s) > maxHeader {
+		return false
 	}
 	if strings.IndexByte(s, '\n') >= 0 {
 		return false
@@ -419,7 +426,9 @@ func (g *harmonyGrammar) hold(s string, at int) {
 	g.raw = append(g.raw, s...)
 	if g.segs.off {
 		g.header.add(s, at)
+		return
 	}
+	g.room = min(maxHeader-g.held, cap(g.raw)-len(g.raw)-8)
 }
 
 // heldRaw returns the output's part of the header held, in raw.
@@ -428,7 +437,7 @@ func (g *harmonyGrammar) heldRaw() []byte { return g.raw[len(g.raw)-g.held:] }
 // forget forgets the header held, the prompt's part with it.
 func (g *harmonyGrammar) forget() {
 	g.header.reset()
-	g.raw, g.prefix, g.held = g.raw[:0], "", 0
+	g.raw, g.prefix, g.held, g.room = g.raw[:0], "", 0, 0
 }
 
 // body sends body text where its header routes it.
