@@ -27,7 +27,6 @@ type Gate struct {
 	end    *tokenizer.Matcher
 	found  []int32 // by output token: end markers completed up to it (budget only)
 	own    bool    // the budget forces the parser's own end marker (EndIDs)
-	probe  []int   // Force's scratch: ids and the rest of the end marker
 }
 
 // GateOption sets a GateConfig field.
@@ -36,7 +35,7 @@ type GateOption func(*GateConfig)
 // GateConfig is how a Gate treats one response.
 type GateConfig struct {
 	EnableInReasoning bool  // constrain from the first token (vLLM --structured-outputs-config.enable_in_reasoning)
-	ThinkingBudget    int   // > 0: after this many reasoning tokens, Force returns the end-marker IDs
+	ThinkingBudget    int   // > 0: after this many tokens accepted while reasoning, Force returns the end-marker IDs
 	BudgetEnd         []int // IDs forced when the budget runs out; default: the parser's end marker
 }
 
@@ -178,28 +177,37 @@ func (g *Gate) Constrain() bool {
 // (the rest of them when the model has begun writing it), until the marker
 // is complete. The text split then ends reasoning through the parser's own
 // markers, so it agrees with the Gate. The parser's own end marker (not
-// WithThinkingBudget's IDs) is forced only where it would end reasoning:
-// inside a tool-call block that reasoning holds (the hoisting families:
-// apertus2509, intern_s1, solar_open2) it would be text of the call, so
-// Force waits until the block has closed; the block's tokens count toward
-// the budget meanwhile. Once the budget has run out, a call costs
-// IsReasoningEnd's walk of the IDs. The slice is shared: do not modify it.
+// WithThinkingBudget's IDs) is forced only where the parser would take it
+// as the end of reasoning: inside a tool-call block that reasoning holds as
+// content (the families that hoist tool calls, such as intern_s1) it would
+// be text of the call, so
+// Force waits until the block has closed, and a block that never closes is
+// never cut. A block's tokens count toward the budget, though
+// ReasoningTokens does not count them. Once the budget has run out, a call
+// with the parser's own marker costs IsReasoningEnd of the prompt and the
+// accepted IDs: O(their number), the prompt's part spared where the parser
+// was given the prompt's IDs (WithPrompt). The slice is shared: do not
+// modify it.
 func (g *Gate) Force() []int {
 	if g.end == nil || g.reasoningEnded() || int(g.count()) < g.cfg.ThinkingBudget {
 		return nil
+	}
+	rest := g.end.Remaining()
+	if g.own { // the parser decides: a marker it took as text does not stop the budget
+		n := len(g.ids)
+		g.ids = append(g.ids, rest...)
+		ends := g.p.IsReasoningEnd(g.ids)
+		g.ids = g.ids[:n]
+		if !ends {
+			return nil
+		}
+		return rest
 	}
 	// The token at which the budget ran out; a marker completed since then
 	// that the parser did not take as the end is not forced again.
 	spent, _ := slices.BinarySearch(g.counts, int32(g.cfg.ThinkingBudget))
 	if g.found[len(g.found)-1] > g.found[spent] {
 		return nil
-	}
-	rest := g.end.Remaining()
-	if g.own {
-		g.probe = append(append(g.probe[:0], g.ids...), rest...)
-		if !g.p.IsReasoningEnd(g.probe) {
-			return nil
-		}
 	}
 	return rest
 }

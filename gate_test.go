@@ -316,6 +316,32 @@ func TestGateThinkingBudgetInToolBlock(t *testing.T) {
 	}
 }
 
+// TestGateThinkingBudgetCloserInToolBlock: a closer the model writes inside
+// a hoisting family's tool-call block, after the budget has run out, is text
+// of the call: it does not stop the budget, which forces the closer once the
+// block has closed.
+func TestGateThinkingBudgetCloserInToolBlock(t *testing.T) {
+	tok := testvocab.Load(t, "qwen3")
+	for _, tc := range hoisting {
+		t.Run(tc.name, func(t *testing.T) {
+			g := reasoning.NewGate(newWith(t, tc.name, tok, reasoning.WithForceReasoning(true)), reasoning.WithThinkingBudget(2, nil))
+			thought := tok.Encode(" one")
+			g.Accept(thought...)
+			block := slices.Concat(tok.Encode(tc.tool), tok.Encode(` {"name": "f", "arguments": {"x": "`), tok.Encode(tc.close), tok.Encode(`"}}`), tok.Encode(tc.toolClose))
+			g.Accept(block...)
+			require.False(t, g.Constrain(), "reasoning goes on after the block")
+			end := g.Force()
+			require.Equal(t, tc.close, tok.Decode(end), "the block has closed: the closer")
+			g.Accept(end...)
+			assert.True(t, g.Constrain())
+			assert.Nil(t, g.Force())
+			m := newWith(t, tc.name, tok, reasoning.WithForceReasoning(true)).Extract(tok.Decode(slices.Concat(thought, block, end)))
+			assert.Equal(t, tok.Decode(thought), m.Reasoning)
+			assert.Equal(t, tok.Decode(block), m.Content, "the block is content, whole, its closer with it")
+		})
+	}
+}
+
 func TestGateThroughOptionsWrapper(t *testing.T) {
 	tok := testvocab.Load(t, "qwen3")
 	p := newWith(t, "qwen3", tok, reasoning.WithStreamReasoning(false))

@@ -268,7 +268,7 @@ func (d *driver) found(k int, accept func(k, at int) bool, out emitter) {
 	} else {
 		d.g.marker(k, at, out)
 	}
-	d.use(d.g.active()) // sync, without its call: once a marker
+	d.use(d.g.active()) // d.sync(), inlined
 }
 
 // finish ends the text: what the scanner holds, then what the grammar does.
