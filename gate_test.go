@@ -283,62 +283,46 @@ func TestGateThinkingBudgetHoisting(t *testing.T) {
 }
 
 // TestGateThinkingBudgetInToolBlock: a budget that runs out while a
-// hoisting family's tool-call block is open inside reasoning forces
-// nothing until the block has closed (the closer would be text of the
-// call), and then the closer.
+// hoisting family's tool-call block is open inside reasoning forces nothing
+// until the block has closed, then the closer. A closer the model writes
+// inside the block, after the budget has run out, is text of the call: it
+// does not stop the budget either.
 func TestGateThinkingBudgetInToolBlock(t *testing.T) {
 	tok := testvocab.Load(t, "qwen3")
-	for _, tc := range hoisting {
-		t.Run(tc.name, func(t *testing.T) {
-			g := reasoning.NewGate(newWith(t, tc.name, tok, reasoning.WithForceReasoning(true)), reasoning.WithThinkingBudget(2, nil))
-			thought := tok.Encode(" one")
-			g.Accept(thought...)
-			require.Nil(t, g.Force())
-			open, closing := tok.Encode(tc.tool), tok.Encode(tc.toolClose)
-			block := slices.Concat(open, tok.Encode(` {"name": "f", "arguments": {"x": 1}}`), closing)
-			for i, id := range block {
-				g.Accept(id)
-				if i >= len(open)-1 && i < len(block)-1 { // from the opener's last token to before the closer's
-					require.Nil(t, g.Force(), "token %d (%q) of the block: the block is open", i, tok.Decode([]int{id}))
-				}
-			}
-			assert.False(t, g.Constrain(), "reasoning goes on after the block")
-			end := g.Force()
-			require.Equal(t, tc.close, tok.Decode(end), "the block has closed: the closer")
-			g.Accept(end...)
-			assert.Nil(t, g.Force())
-			assert.True(t, g.Constrain())
-			m := newWith(t, tc.name, tok, reasoning.WithForceReasoning(true)).Extract(tok.Decode(slices.Concat(thought, block, end)))
-			assert.Equal(t, tok.Decode(thought), m.Reasoning)
-			assert.Equal(t, tok.Decode(block), m.Content, "the block is content, whole")
-			assert.Equal(t, len(thought), g.ReasoningTokens(), "the block's tokens counted toward the budget but are content")
-		})
+	bodies := []struct {
+		name string
+		body func(close string) string
+	}{
+		{"plain arguments", func(string) string { return ` {"name": "f", "arguments": {"x": 1}}` }},
+		{"closer in the arguments", func(close string) string { return ` {"name": "f", "arguments": {"x": "` + close + `"}}` }},
 	}
-}
-
-// TestGateThinkingBudgetCloserInToolBlock: a closer the model writes inside
-// a hoisting family's tool-call block, after the budget has run out, is text
-// of the call: it does not stop the budget, which forces the closer once the
-// block has closed.
-func TestGateThinkingBudgetCloserInToolBlock(t *testing.T) {
-	tok := testvocab.Load(t, "qwen3")
 	for _, tc := range hoisting {
-		t.Run(tc.name, func(t *testing.T) {
-			g := reasoning.NewGate(newWith(t, tc.name, tok, reasoning.WithForceReasoning(true)), reasoning.WithThinkingBudget(2, nil))
-			thought := tok.Encode(" one")
-			g.Accept(thought...)
-			block := slices.Concat(tok.Encode(tc.tool), tok.Encode(` {"name": "f", "arguments": {"x": "`), tok.Encode(tc.close), tok.Encode(`"}}`), tok.Encode(tc.toolClose))
-			g.Accept(block...)
-			require.False(t, g.Constrain(), "reasoning goes on after the block")
-			end := g.Force()
-			require.Equal(t, tc.close, tok.Decode(end), "the block has closed: the closer")
-			g.Accept(end...)
-			assert.True(t, g.Constrain())
-			assert.Nil(t, g.Force())
-			m := newWith(t, tc.name, tok, reasoning.WithForceReasoning(true)).Extract(tok.Decode(slices.Concat(thought, block, end)))
-			assert.Equal(t, tok.Decode(thought), m.Reasoning)
-			assert.Equal(t, tok.Decode(block), m.Content, "the block is content, whole, its closer with it")
-		})
+		for _, b := range bodies {
+			t.Run(tc.name+"/"+b.name, func(t *testing.T) {
+				g := reasoning.NewGate(newWith(t, tc.name, tok, reasoning.WithForceReasoning(true)), reasoning.WithThinkingBudget(2, nil))
+				thought := tok.Encode(" one")
+				g.Accept(thought...)
+				require.Nil(t, g.Force())
+				open, closing := tok.Encode(tc.tool), tok.Encode(tc.toolClose)
+				block := slices.Concat(open, tok.Encode(b.body(tc.close)), closing)
+				for i, id := range block {
+					g.Accept(id)
+					if i >= len(open)-1 && i < len(block)-1 { // from the opener's last token to before the closer's
+						require.Nil(t, g.Force(), "token %d (%q) of the block: the block is open", i, tok.Decode([]int{id}))
+					}
+				}
+				assert.False(t, g.Constrain(), "reasoning goes on after the block")
+				end := g.Force()
+				require.Equal(t, tc.close, tok.Decode(end), "the block has closed: the closer")
+				g.Accept(end...)
+				assert.Nil(t, g.Force())
+				assert.True(t, g.Constrain())
+				m := newWith(t, tc.name, tok, reasoning.WithForceReasoning(true)).Extract(tok.Decode(slices.Concat(thought, block, end)))
+				assert.Equal(t, tok.Decode(thought), m.Reasoning)
+				assert.Equal(t, tok.Decode(block), m.Content, "the block is content, whole")
+				assert.Equal(t, len(thought), g.ReasoningTokens(), "the block's tokens counted toward the budget but are content")
+			})
+		}
 	}
 }
 
