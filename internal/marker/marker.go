@@ -156,6 +156,16 @@ func (s *Scanner) Reset(markers []string) {
 	s.use(setsKept)
 }
 
+// CopyTo makes dst a copy of s, standing where s stands: fed the same
+// text, it finds what s would. The copy shares s's markers and slab
+// (see UseSlab), nothing else.
+func (s *Scanner) CopyTo(dst *Scanner) {
+	*dst = *s
+	if s.first != nil {
+		dst.first = &dst.tabs[s.slot]
+	}
+}
+
 // setsKept is how many sets SetActive remembers.
 const setsKept = 4
 
