@@ -225,6 +225,21 @@ func (d *driver) reset(g grammar, markers []string) {
 	d.sync()
 }
 
+// copyTo makes dst, a driver no longer used, a copy of d that shares
+// no state with it: fed the same text, it does what d would.
+func (d *driver) copyTo(dst *driver) {
+	g, run := dst.g, dst.run[:0]
+	*dst = *d
+	d.sc.CopyTo(&dst.sc)
+	dst.run = append(run, d.run...)
+	if g == nil {
+		dst.g = d.g.clone()
+	} else {
+		d.g.cloneInto(g)
+		dst.g = g
+	}
+}
+
 // feed runs text through the grammar. accept says whether a marker found at
 // offset at counts (IDs beat text); out receives the text.
 func (d *driver) feed(text string, accept func(k, at int) bool, out emitter) {
@@ -775,6 +790,7 @@ type shell struct {
 	rules   idRules // what decides the ID methods
 	endIDs  []int
 	memo    endCheck // what IsReasoningEndStreaming remembers
+	probe   driver   // IsReasoningEndAfter's copy of the memo's walk, reused
 }
 
 // idRuler is an optional interface of a grammar whose ID methods follow
@@ -1421,6 +1437,33 @@ func (s *shell) IsReasoningEndStreaming(ids, delta []int) bool {
 		m.setValue(len(ids), v)
 	}
 	return v&1 == 1
+}
+
+// IsReasoningEndAfter answers IsReasoningEnd of ids followed by more,
+// where ids is the sequence IsReasoningEndStreaming was last given, or a
+// prefix of it (a Gate's thinking budget asks it at every step while the
+// parser would not take its end marker as the end). It reads only more:
+// it goes on from where the streaming check's walk of ids stands, and
+// walks ids first only when that check kept no walk of them (none yet, or
+// the sequence was cut back), keeping the walk for the checks after. ok is false where the response's
+// ID rules are not a walk of the IDs, or ids may not hold the whole
+// prompt; ask IsReasoningEnd then.
+func (s *shell) IsReasoningEndAfter(ids, more []int) (ends, ok bool) {
+	if _, walks := s.rules.(walkRules); !walks || s.tok == nil || len(ids) < len(s.prompt) {
+		return false, false
+	}
+	ids, _ = s.outputDelta(ids, ids[len(ids):])
+	c := &s.memo
+	if c.walk == nil || c.n != len(ids) {
+		c.walk, c.n = s.fresh(false), 0
+		s.walkOn(ids)
+	}
+	d := &s.probe
+	c.walk.copyTo(d)
+	for i := range more {
+		s.feedID(d, more, i, discard)
+	}
+	return d.g.ended(), true
 }
 
 // ExtractContentIDs returns the content IDs of the output's IDs, by the
