@@ -25,8 +25,21 @@ type Gate struct {
 	ended  []bool  // by output token: reasoning had ended once it was accepted
 	counts []int32 // by output token: output tokens accepted while reasoning, it included
 	end    *tokenizer.Matcher
-	found  []int32 // by output token: end markers completed up to it (budget only)
-	own    bool    // the budget forces the parser's own end marker (EndIDs)
+	found  []int32  // by output token: end markers completed up to it (budget only)
+	own    bool     // the budget forces the parser's own end marker (EndIDs)
+	after  endAfter // own: the family's parser, when it answers Force's check from its streaming state
+}
+
+// endAfter is an optional interface of a family's parser (found as
+// EndMarker is) that answers Force's check for the parser's own marker
+// from what its streaming end check has built, at a cost that does not
+// grow with the sequence.
+type endAfter interface {
+	// IsReasoningEndAfter reports whether IsReasoningEnd would hold for ids
+	// followed by more, where ids is the sequence IsReasoningEndStreaming
+	// was last given or a prefix of it (a Gate's Rollback); ok is false
+	// where it cannot tell.
+	IsReasoningEndAfter(ids, more []int) (ends, ok bool)
 }
 
 // GateOption sets a GateConfig field.
@@ -81,6 +94,7 @@ func NewGate(p Parser, opts ...GateOption) *Gate {
 		if end == nil {
 			if m, ok := unwrap(p).(EndMarker); ok {
 				end, g.own = m.EndIDs(), true
+				g.after, _ = m.(endAfter)
 			}
 		}
 		if len(end) > 0 {
@@ -184,21 +198,18 @@ func (g *Gate) Constrain() bool {
 // Force waits until the block has closed, and a block that never closes is
 // never cut. A block's tokens count toward the budget, though
 // ReasoningTokens does not count them. Once the budget has run out, a call
-// with the parser's own marker costs IsReasoningEnd of the prompt and the
-// accepted IDs: O(their number), the prompt's part spared where the parser
-// was given the prompt's IDs (WithPrompt). The slice is shared: do not
-// modify it.
+// with the parser's own marker reads only the marker's IDs, for the
+// families whose end check walks the IDs (the hoisting ones among them),
+// but for the first call after a Rollback, which reads the prompt and the
+// accepted IDs again; for other families it costs IsReasoningEnd of them.
+// The slice is shared: do not modify it.
 func (g *Gate) Force() []int {
 	if g.end == nil || g.reasoningEnded() || int(g.count()) < g.cfg.ThinkingBudget {
 		return nil
 	}
 	rest := g.end.Remaining()
 	if g.own { // the parser decides: a marker it took as text does not stop the budget
-		n := len(g.ids)
-		g.ids = append(g.ids, rest...)
-		ends := g.p.IsReasoningEnd(g.ids)
-		g.ids = g.ids[:n]
-		if !ends {
+		if !g.endsAfter(rest) {
 			return nil
 		}
 		return rest
@@ -210,6 +221,21 @@ func (g *Gate) Force() []int {
 		return nil
 	}
 	return rest
+}
+
+// endsAfter reports whether IsReasoningEnd holds for the prompt, the
+// accepted IDs and rest.
+func (g *Gate) endsAfter(rest []int) bool {
+	if g.after != nil {
+		if ends, ok := g.after.IsReasoningEndAfter(g.ids, rest); ok {
+			return ends
+		}
+	}
+	n := len(g.ids)
+	g.ids = append(g.ids, rest...)
+	ends := g.p.IsReasoningEnd(g.ids)
+	g.ids = g.ids[:n]
+	return ends
 }
 
 // ReasoningTokens returns how many accepted tokens are reasoning, as
