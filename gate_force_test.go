@@ -1,0 +1,161 @@
+package reasoning_test
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/reasoning-go/reasoning"
+	"github.com/reasoning-go/reasoning/internal/catalog"
+	"github.com/reasoning-go/reasoning/internal/conformance"
+	"github.com/reasoning-go/reasoning/internal/testvocab"
+	"github.com/reasoning-go/reasoning/tokenizer"
+)
+
+// forceOracle is what Force returned, after each prefix of an output, when
+// it asked IsReasoningEnd of the whole sequence and the rest of the end
+// marker, computed from a parser no Gate drives.
+type forceOracle struct {
+	ended  []bool  // by prefix length: reasoning had ended
+	counts []int   // by prefix length: tokens accepted while reasoning
+	rest   [][]int // by prefix length: the end marker's IDs still to come
+	ends   []bool  // by prefix length: reasoning ends with rest after it
+}
+
+func newForceOracle(ref reasoning.Parser, end, prompt, out []int) *forceOracle {
+	o := &forceOracle{}
+	m := tokenizer.Delimiter{IDs: end}.NewMatcher()
+	all, count := slices.Clone(prompt), 0
+	for j := 0; ; j++ {
+		ended := ref.IsReasoningEnd(all)
+		rest := slices.Clone(m.Remaining())
+		o.ended, o.counts, o.rest = append(o.ended, ended), append(o.counts, count), append(o.rest, rest)
+		o.ends = append(o.ends, ref.IsReasoningEnd(slices.Concat(all, rest)))
+		if j == len(out) {
+			return o
+		}
+		if !ended {
+			count++
+		}
+		all = append(all, out[j])
+		m.Accept(out[j])
+	}
+}
+
+// force returns what Force returned after the first n IDs, with budget.
+func (o *forceOracle) force(n, budget int) []int {
+	if o.ended[n] || o.counts[n] < budget || !o.ends[n] {
+		return nil
+	}
+	return o.rest[n]
+}
+
+// TestGateForceEquivalence: for every family that names its end marker,
+// with budgets 1 to 3, after every token of a corpus built from its
+// markers, and after rollbacks, Force returns what asking IsReasoningEnd
+// of the whole sequence and the rest of the marker gives.
+func TestGateForceEquivalence(t *testing.T) {
+	if testing.Short() {
+		t.Skip(shortSkip)
+	}
+	tested := 0
+	for _, name := range reasoning.Names() {
+		e, ok := catalog.Lookup(name)
+		require.True(t, ok)
+		markers := slices.Concat(e.Markers, e.Boundaries)
+		tok := conformance.Tokenizer(name, conformance.ToyVocab(markers))
+		em, ok := newWith(t, name, tok).(reasoning.EndMarker)
+		if !ok || len(em.EndIDs()) == 0 {
+			continue
+		}
+		end := em.EndIDs()
+		tested++
+		t.Run(name, func(t *testing.T) {
+			prompts := [][]int{nil}
+			for _, m := range markers {
+				prompts = append(prompts, tok.Encode("<|im_start|>assistant\n"+m+"\n"))
+			}
+			r := rand.New(rand.NewPCG(27, uint64(len(name))))
+			for i, text := range conformance.Corpus(markers, 7) {
+				ids := tok.Encode(text)
+				prompt := prompts[i%len(prompts)]
+				var opts []reasoning.Option
+				if i%4 == 2 && prompt != nil { // the parser is given the prompt too
+					opts = append(opts, reasoning.WithPrompt("", prompt))
+				}
+				o := newForceOracle(newWith(t, name, tok, opts...), end, prompt, ids)
+				for budget := 1; budget <= 3; budget++ {
+					g := reasoning.NewGate(newWith(t, name, tok, opts...), reasoning.WithThinkingBudget(budget, nil))
+					if prompt != nil {
+						g.Prompt(prompt)
+					}
+					check := func(n int) {
+						t.Helper()
+						if got, want := g.Force(), o.force(n, budget); !slices.Equal(got, want) {
+							t.Fatalf("output %q, prompt %v, budget %d, after %v: Force = %v, IsReasoningEnd gives %v", text, prompt, budget, ids[:n], got, want)
+						}
+					}
+					check(0)
+					for j := 0; j < len(ids); j++ {
+						g.Accept(ids[j])
+						check(j + 1)
+						if r.IntN(5) == 0 { // speculative decoding rejects some tokens, which come again
+							n := 1 + r.IntN(min(j+1, 3))
+							g.Rollback(n)
+							j -= n
+							check(j + 1)
+						}
+					}
+				}
+			}
+		})
+	}
+	require.Positive(t, tested, "no family names its end marker")
+}
+
+// forceInToolBlock returns a Gate over intern_s1 whose budget has run out
+// inside a tool-call block open in reasoning, after a prompt of about n
+// tokens that the parser was not given (Gate.Prompt alone), and the IDs
+// that go on with the block.
+func forceInToolBlock(tb testing.TB, n int) (*reasoning.Gate, []int) {
+	tok := testvocab.Load(tb, "qwen3")
+	prompt := tok.Encode(conformance.Filler(n) + "<|im_start|>assistant\n<think>\n")
+	p, err := reasoning.New("intern_s1", tok)
+	require.NoError(tb, err)
+	g := reasoning.NewGate(p, reasoning.WithThinkingBudget(2, nil))
+	g.Prompt(prompt)
+	g.Accept(tok.Encode(" one two")...)
+	g.Accept(tok.Encode(`<|action_start|> {"name": "f", "arguments": {"x": 1`)...)
+	require.False(tb, g.Constrain())
+	require.Nil(tb, g.Force(), "the block is open")
+	return g, tok.Encode(conformance.Filler(4096))
+}
+
+// TestGateForceInToolBlockAllocs: inside an open tool-call block, after a
+// long prompt the parser was not given, Force allocates nothing: it does
+// not read the sequence again.
+func TestGateForceInToolBlockAllocs(t *testing.T) {
+	g, more := forceInToolBlock(t, 10000)
+	if n := testing.AllocsPerRun(200, func() { _ = g.Force() }); n != 0 {
+		t.Errorf("Force: %v allocations per call in an open block", n)
+	}
+	i := 0
+	if n := testing.AllocsPerRun(200, func() { g.Accept(more[i]); i++; _ = g.Force() }); n > 0.05 {
+		t.Errorf("Accept and Force: %v allocations per token in an open block", n)
+	}
+}
+
+// BenchmarkGateForceInToolBlock measures Force at a sampling step inside a
+// tool-call block open in reasoning once the budget has run out, after a
+// 10k-token prompt the parser was not given.
+func BenchmarkGateForceInToolBlock(b *testing.B) {
+	g, _ := forceInToolBlock(b, 10000)
+	b.ReportAllocs()
+	for b.Loop() {
+		if g.Force() != nil {
+			b.Fatal("forced inside the block")
+		}
+	}
+}
