@@ -198,11 +198,11 @@ func (g *Gate) Constrain() bool {
 // Force waits until the block has closed, and a block that never closes is
 // never cut. A block's tokens count toward the budget, though
 // ReasoningTokens does not count them. Once the budget has run out, a call
-// with the parser's own marker reads only the marker's IDs, for the
-// families whose end check walks the IDs (the hoisting ones among them),
-// but for the first call after a Rollback, which reads the prompt and the
-// accepted IDs again; for other families it costs IsReasoningEnd of them.
-// The slice is shared: do not modify it.
+// with the parser's own marker costs, for the hoisting families, only the
+// marker's IDs (the first call after a Rollback reads the prompt and the
+// accepted IDs again); for the others, IsReasoningEnd of the prompt and the
+// accepted IDs, the prompt's part spared where the parser was given the
+// prompt's IDs (WithPrompt). The slice is shared: do not modify it.
 func (g *Gate) Force() []int {
 	if g.end == nil || g.reasoningEnded() || int(g.count()) < g.cfg.ThinkingBudget {
 		return nil
