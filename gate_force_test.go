@@ -117,7 +117,7 @@ func TestGateForceEquivalence(t *testing.T) {
 
 // forceInToolBlock returns a Gate over intern_s1 whose budget has run out
 // inside a tool-call block open in reasoning, after a prompt of about n
-// tokens that the parser was not given (Gate.Prompt alone), and the IDs
+// bytes that the parser was not given (Gate.Prompt alone), and the IDs
 // that go on with the block.
 func forceInToolBlock(tb testing.TB, n int) (*reasoning.Gate, []int) {
 	tok := testvocab.Load(tb, "qwen3")
@@ -137,7 +137,7 @@ func forceInToolBlock(tb testing.TB, n int) (*reasoning.Gate, []int) {
 // long prompt the parser was not given, Force allocates nothing: it does
 // not read the sequence again.
 func TestGateForceInToolBlockAllocs(t *testing.T) {
-	g, more := forceInToolBlock(t, 10000)
+	g, more := forceInToolBlock(t, 40000)
 	if n := testing.AllocsPerRun(200, func() { _ = g.Force() }); n != 0 {
 		t.Errorf("Force: %v allocations per call in an open block", n)
 	}
@@ -149,9 +149,9 @@ func TestGateForceInToolBlockAllocs(t *testing.T) {
 
 // BenchmarkGateForceInToolBlock measures Force at a sampling step inside a
 // tool-call block open in reasoning once the budget has run out, after a
-// 10k-token prompt the parser was not given.
+// prompt of about 10k tokens the parser was not given.
 func BenchmarkGateForceInToolBlock(b *testing.B) {
-	g, _ := forceInToolBlock(b, 10000)
+	g, _ := forceInToolBlock(b, 40000)
 	b.ReportAllocs()
 	for b.Loop() {
 		if g.Force() != nil {
