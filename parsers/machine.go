@@ -1445,9 +1445,9 @@ func (s *shell) IsReasoningEndStreaming(ids, delta []int) bool {
 // parser would not take its end marker as the end). It reads only more:
 // it goes on from where the streaming check's walk of ids stands, and
 // walks ids first only when that check kept no walk of them (none yet, or
-// the sequence was cut back), keeping the walk for the checks after. ok is false where the response's
-// ID rules are not a walk of the IDs, or ids may not hold the whole
-// prompt; ask IsReasoningEnd then.
+// the sequence was cut back), keeping the walk for the checks after. ok is
+// false where the response's ID rules are not a walk of the IDs, or ids
+// may not hold the whole prompt; ask IsReasoningEnd then.
 func (s *shell) IsReasoningEndAfter(ids, more []int) (ends, ok bool) {
 	if _, walks := s.rules.(walkRules); !walks || s.tok == nil || len(ids) < len(s.prompt) {
 		return false, false
