@@ -790,7 +790,7 @@ type shell struct {
 	rules   idRules // what decides the ID methods
 	endIDs  []int
 	memo    endCheck // what IsReasoningEndStreaming remembers
-	probe   driver   // IsReasoningEndAfter's copy of the memo's walk, reused
+	probe   *driver  // IsReasoningEndAfter's copy of the memo's walk, made at its first call and reused
 }
 
 // idRuler is an optional interface of a grammar whose ID methods follow
@@ -1458,7 +1458,10 @@ func (s *shell) IsReasoningEndAfter(ids, more []int) (ends, ok bool) {
 		c.walk, c.n = s.fresh(false), 0
 		s.walkOn(ids)
 	}
-	d := &s.probe
+	if s.probe == nil {
+		s.probe = new(driver)
+	}
+	d := s.probe
 	c.walk.copyTo(d)
 	for i := range more {
 		s.feedID(d, more, i, discard)
