@@ -1664,11 +1664,14 @@ func afterOf(k uint8) uint8 {
 // nameBegins returns the state after a name's character of class k that
 // begins a run, in state st.
 func nameBegins(st, k uint8) uint8 {
-	if k&cAlnum != 0 && st&nAfter == 0 {
-		return nInRun | nAfter | nName | k&cSpecial
-	}
-	return nInRun | nAfter | k&cSpecial
+	// nName when k has cAlnum and st lacks nAfter, without a branch: which
+	// of the two a delta's bytes give is the text's to say.
+	return nInRun | nAfter | k&cSpecial | k>>3&(^st<<2)&nName
 }
+
+// nameBegins shifts cAlnum and nAfter into nName's place: a compile error
+// (a negative constant made a uint) unless both land there.
+const _ = uint(cAlnum>>3-nName) + uint(nName-cAlnum>>3) + uint(nAfter<<2-nName) + uint(nName-nAfter<<2)
 
 // decide ends the try in progress at t[i], the character after its
 // extension, which is a _ or not, and reports whether it matched: a match
