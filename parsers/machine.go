@@ -1426,7 +1426,11 @@ func (s *shell) IsReasoningEndStreaming(ids, delta []int) bool {
 	if s.tok == nil {
 		return s.rules.ended(nil)
 	}
+	was := s.skip
 	ids, delta = s.outputDelta(ids, delta)
+	if s.skip != was { // the memo's lengths and walk counted from another start: read ids whole
+		delta = ids
+	}
 	from := max(0, len(ids)-len(delta))
 	m := &s.memo.endMemo
 	v, known := m.value(from)

@@ -75,6 +75,58 @@ func TestEndCheckRollback(t *testing.T) {
 	}
 }
 
+// TestEndCheckPromptFlip streams random IDs through IsReasoningEndStreaming
+// of a parser given a prompt (WithPrompt), one token at a time with
+// rollbacks that may reach into the prompt, so that the sequence begins
+// with the prompt at some steps and not at others. Every answer must be
+// IsReasoningEnd's for the same IDs.
+//
+// Fixed bug: the end check remembered answers and its walk by lengths of
+// the output past the prompt; when the sequence stopped (or began) to
+// start with the prompt, it went on from those lengths, now counted from
+// another start, and answered for IDs it had not been given.
+func TestEndCheckPromptFlip(t *testing.T) {
+	for _, name := range reasoning.Names() {
+		e, _ := catalog.Lookup(name)
+		markers := slices.Concat(e.Markers, e.Boundaries)
+		tok := conformance.Tokenizer(name, conformance.ToyVocab(markers))
+		var pool []int
+		for _, m := range markers {
+			pool = append(pool, tok.Encode(m)...)
+		}
+		pool = append(pool, tok.Encode(" a\n")...)
+		t.Run(name, func(t *testing.T) {
+			seed := uint64(len(name))
+			r := rand.New(rand.NewPCG(7, seed))
+			pick := func() int { return pool[r.IntN(len(pool))] }
+			for trial := range 150 {
+				prompt := []int{pick(), pick()}
+				p, err := reasoning.New(name, tok, reasoning.WithPrompt("", prompt))
+				if err != nil {
+					t.Fatal(err)
+				}
+				var seq []int
+				for range 24 {
+					switch k := r.IntN(4); {
+					case k == 0 && len(seq) > 0: // rejected: cut back, maybe into the prompt
+						seq = seq[:len(seq)-1-r.IntN(len(seq))]
+						continue
+					case k == 1 && len(seq) < len(prompt): // the prompt's next ID
+						seq = append(seq, prompt[len(seq)])
+					default:
+						seq = append(seq, pick())
+					}
+					got := p.IsReasoningEndStreaming(seq, seq[len(seq)-1:])
+					fresh, _ := reasoning.New(name, tok, reasoning.WithPrompt("", prompt))
+					if want := fresh.IsReasoningEnd(seq); got != want {
+						t.Fatalf("seed (7, %d), trial %d, prompt %v, after %v: IsReasoningEndStreaming = %v, IsReasoningEnd = %v", seed, trial, prompt, seq, got, want)
+					}
+				}
+			}
+		})
+	}
+}
+
 // TestDriverMarkerAfterMovingText pins a rule of the driver: a marker
 // counts only if it still counts after the text just before it, even in a
 // grammar whose markers change with text. In Hunyuan A13B, text right
