@@ -32,8 +32,9 @@ type Gate struct {
 
 // endAfter is an optional interface of a family's parser (found as
 // EndMarker is) that answers Force's check for the parser's own marker
-// from what its streaming end check has built, at a cost that does not
-// grow with the sequence.
+// from what its streaming end check has built: at a cost that does not
+// grow with the sequence, but for the first call after the sequence was
+// cut back.
 type endAfter interface {
 	// IsReasoningEndAfter reports whether IsReasoningEnd would hold for ids
 	// followed by more, where ids is the sequence IsReasoningEndStreaming
@@ -198,11 +199,12 @@ func (g *Gate) Constrain() bool {
 // Force waits until the block has closed, and a block that never closes is
 // never cut. A block's tokens count toward the budget, though
 // ReasoningTokens does not count them. Once the budget has run out, a call
-// with the parser's own marker costs, for the hoisting families, only the
-// marker's IDs (the first call after a Rollback reads the prompt and the
-// accepted IDs again); for the others, IsReasoningEnd of the prompt and the
-// accepted IDs, the prompt's part spared where the parser was given the
-// prompt's IDs (WithPrompt). The slice is shared: do not modify it.
+// with the parser's own marker costs, for the families whose end check
+// walks the IDs (the hoisting ones), only the marker's IDs: the first call
+// after a Rollback reads the accepted IDs again, and the prompt's too
+// unless the parser was given them (WithPrompt). For the others it costs
+// IsReasoningEnd of the prompt and the accepted IDs, the prompt's part
+// spared with WithPrompt likewise. The slice is shared: do not modify it.
 func (g *Gate) Force() []int {
 	if g.end == nil || g.reasoningEnded() || int(g.count()) < g.cfg.ThinkingBudget {
 		return nil

@@ -55,8 +55,10 @@ func (o *forceOracle) force(n, budget int) []int {
 // TestGateForceEquivalence: for every family that names its end marker,
 // with budgets 1 to 3, after every token of a corpus built from its
 // markers, and after rollbacks, Force returns what asking IsReasoningEnd
-// of the whole sequence and the rest of the marker gives. make test checks
-// every third output of the corpus, make check (REASONING_SWEEP=full) all.
+// of the whole sequence and the rest of the marker gives, with the parser
+// given the Gate's prompt, a longer one or none, and after a response to
+// another prompt. make test checks every third output of the corpus, make
+// check (REASONING_SWEEP=full) all.
 func TestGateForceEquivalence(t *testing.T) {
 	if testing.Short() {
 		t.Skip(shortSkip)
@@ -87,13 +89,22 @@ func TestGateForceEquivalence(t *testing.T) {
 				ids := tok.Encode(text)
 				prompt := prompts[i%len(prompts)]
 				var opts []reasoning.Option
-				if i%4 == 2 && prompt != nil { // the parser is given the prompt too
+				switch {
+				case prompt == nil:
+				case i%4 == 2: // the parser is given the prompt too
 					opts = append(opts, reasoning.WithPrompt("", prompt))
+				case i%4 == 3: // a longer one, which the sequence may begin with or not
+					opts = append(opts, reasoning.WithPrompt("", slices.Concat(prompt, ids[:min(2, len(ids))])))
 				}
 				o := newForceOracle(newWith(t, name, tok, opts...), end, prompt, ids)
 				for budget := 1; budget <= 3; budget++ {
 					g := reasoning.NewGate(newWith(t, name, tok, opts...), reasoning.WithThinkingBudget(budget, nil))
-					if prompt != nil {
+					if i%5 == 1 { // a response to another prompt first, then this one
+						g.Prompt(prompts[(i+1)%len(prompts)])
+						g.Accept(ids[len(ids)/2:]...)
+						g.Force()
+					}
+					if prompt != nil || i%5 == 1 {
 						g.Prompt(prompt)
 					}
 					check := func(n int) {
@@ -162,5 +173,82 @@ func BenchmarkGateForceInToolBlock(b *testing.B) {
 		if g.Force() != nil {
 			b.Fatal("forced inside the block")
 		}
+	}
+}
+
+// TestGateForceRandom drives a Gate over each family that names its end
+// marker with random IDs (its markers' and text's), random rollbacks and
+// a parser given a longer prompt than the Gate's, so that the sequence
+// begins with the parser's prompt at some steps and not at others. After
+// every step Constrain must be IsReasoningEnd of the sequence and Force
+// the end marker's rest (after the part the output ends with) exactly
+// where the budget has run out and IsReasoningEnd of the sequence and the
+// rest holds.
+//
+// Fixed bug: the parser's streaming end check, which Force's fast path
+// goes on from, kept what it had learnt across such a change of start.
+func TestGateForceRandom(t *testing.T) {
+	trials := 400
+	if conformance.FullSweep() {
+		trials = 4000
+	}
+	for _, name := range reasoning.Names() {
+		e, _ := catalog.Lookup(name)
+		markers := slices.Concat(e.Markers, e.Boundaries)
+		tok := conformance.Tokenizer(name, conformance.ToyVocab(markers))
+		em, ok := newWith(t, name, tok).(reasoning.EndMarker)
+		if !ok || len(em.EndIDs()) == 0 {
+			continue
+		}
+		end := em.EndIDs()
+		var pool []int
+		for _, m := range markers {
+			pool = append(pool, tok.Encode(m)...)
+		}
+		pool = append(pool, tok.Encode(" a b")...)
+		t.Run(name, func(t *testing.T) {
+			seed := uint64(len(name))
+			r := rand.New(rand.NewPCG(3, seed))
+			pick := func() int { return pool[r.IntN(len(pool))] }
+			for trial := range trials {
+				gp := make([]int, r.IntN(3))
+				for i := range gp {
+					gp[i] = pick()
+				}
+				wp := append(slices.Clone(gp), pick())
+				g := reasoning.NewGate(newWith(t, name, tok, reasoning.WithPrompt("", wp)), reasoning.WithThinkingBudget(1, nil))
+				ref := newWith(t, name, tok, reasoning.WithPrompt("", wp))
+				g.Prompt(gp)
+				seq, counts := slices.Clone(gp), []int{0}
+				for range 20 {
+					if out := len(seq) - len(gp); out > 0 && r.IntN(3) == 0 {
+						n := 1 + r.IntN(out)
+						g.Rollback(n)
+						seq, counts = seq[:len(seq)-n], counts[:len(counts)-n]
+					} else {
+						c := counts[len(counts)-1]
+						if !ref.IsReasoningEnd(seq) {
+							c++
+						}
+						id := pick()
+						g.Accept(id)
+						seq, counts = append(seq, id), append(counts, c)
+					}
+					ended := ref.IsReasoningEnd(seq)
+					require.Equal(t, ended, g.Constrain(), "seed (3, %d), trial %d: Constrain after %v (the Gate's prompt %v, the parser's %v)", seed, trial, seq, gp, wp)
+					m := tokenizer.Delimiter{IDs: end}.NewMatcher()
+					for _, id := range seq[len(gp):] {
+						m.Accept(id)
+					}
+					var want []int
+					if rest := m.Remaining(); !ended && counts[len(counts)-1] >= 1 && ref.IsReasoningEnd(slices.Concat(seq, rest)) {
+						want = rest
+					}
+					if got := g.Force(); !slices.Equal(got, want) {
+						t.Fatalf("seed (3, %d), trial %d: Force after %v (the Gate's prompt %v, the parser's %v) = %v, want %v", seed, trial, seq, gp, wp, got, want)
+					}
+				}
+			}
+		})
 	}
 }

@@ -291,10 +291,12 @@ func TestGateThinkingBudgetInToolBlock(t *testing.T) {
 	tok := testvocab.Load(t, "qwen3")
 	bodies := []struct {
 		name string
-		body func(close string) string
+		body func(close string) []int // encoded piece by piece, so the closer keeps its own IDs
 	}{
-		{"plain arguments", func(string) string { return ` {"name": "f", "arguments": {"x": 1}}` }},
-		{"closer in the arguments", func(close string) string { return ` {"name": "f", "arguments": {"x": "` + close + `"}}` }},
+		{"plain arguments", func(string) []int { return tok.Encode(` {"name": "f", "arguments": {"x": 1}}`) }},
+		{"closer in the arguments", func(close string) []int {
+			return slices.Concat(tok.Encode(` {"name": "f", "arguments": {"x": "`), tok.Encode(close), tok.Encode(`"}}`))
+		}},
 	}
 	for _, tc := range hoisting {
 		for _, b := range bodies {
@@ -304,7 +306,7 @@ func TestGateThinkingBudgetInToolBlock(t *testing.T) {
 				g.Accept(thought...)
 				require.Nil(t, g.Force())
 				open, closing := tok.Encode(tc.tool), tok.Encode(tc.toolClose)
-				block := slices.Concat(open, tok.Encode(b.body(tc.close)), closing)
+				block := slices.Concat(open, b.body(tc.close), closing)
 				for i, id := range block {
 					g.Accept(id)
 					if i >= len(open)-1 && i < len(block)-1 { // from the opener's last token to before the closer's

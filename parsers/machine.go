@@ -225,8 +225,9 @@ func (d *driver) reset(g grammar, markers []string) {
 	d.sync()
 }
 
-// copyTo makes dst, a driver no longer used, a copy of d that shares
-// no state with it: fed the same text, it does what d would.
+// copyTo makes dst, a driver no longer used, a copy of d that shares no
+// state with it but its scanner's slab, which only grows: fed the same
+// text, it does what d would.
 func (d *driver) copyTo(dst *driver) {
 	g, run := dst.g, dst.run[:0]
 	*dst = *d
@@ -1426,11 +1427,7 @@ func (s *shell) IsReasoningEndStreaming(ids, delta []int) bool {
 	if s.tok == nil {
 		return s.rules.ended(nil)
 	}
-	was := s.skip
-	ids, delta = s.outputDelta(ids, delta)
-	if s.skip != was { // the memo's lengths and walk counted from another start: read ids whole
-		delta = ids
-	}
+	ids, delta = s.endDelta(ids, delta)
 	from := max(0, len(ids)-len(delta))
 	m := &s.memo.endMemo
 	v, known := m.value(from)
@@ -1451,12 +1448,14 @@ func (s *shell) IsReasoningEndStreaming(ids, delta []int) bool {
 // walks ids first only when that check kept no walk of them (none yet, or
 // the sequence was cut back), keeping the walk for the checks after. ok is
 // false where the response's ID rules are not a walk of the IDs, or ids
-// may not hold the whole prompt; ask IsReasoningEnd then.
+// may not hold the whole prompt; ask IsReasoningEnd then. It holds for the
+// shell's own end checks: a type that embeds a shell and answers
+// IsReasoningEnd or IsReasoningEndStreaming otherwise must hide it.
 func (s *shell) IsReasoningEndAfter(ids, more []int) (ends, ok bool) {
 	if _, walks := s.rules.(walkRules); !walks || s.tok == nil || len(ids) < len(s.prompt) {
 		return false, false
 	}
-	ids, _ = s.outputDelta(ids, ids[len(ids):])
+	ids, _ = s.endDelta(ids, ids[len(ids):]) // past the prompt if ids begin with it, as the memo counts
 	c := &s.memo
 	if c.walk == nil || c.n != len(ids) {
 		c.walk, c.n = s.fresh(false), 0
@@ -1471,6 +1470,21 @@ func (s *shell) IsReasoningEndAfter(ids, more []int) (ends, ok bool) {
 		s.feedID(d, more, i, discard)
 	}
 	return d.g.ended(), true
+}
+
+// endDelta is outputDelta for the end checks. Their memo counts lengths
+// past the prompt where the sequence begins with it: where it stops (or
+// starts) beginning with it, the memo counted from another start, so it is
+// forgotten and the whole of ids is the delta.
+func (s *shell) endDelta(ids, delta []int) ([]int, []int) {
+	was := s.skip
+	ids, delta = s.outputDelta(ids, delta)
+	if s.skip != was {
+		s.memo.cut(0)
+		s.memo.walk = nil
+		delta = ids
+	}
+	return ids, delta
 }
 
 // ExtractContentIDs returns the content IDs of the output's IDs, by the
