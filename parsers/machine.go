@@ -1493,6 +1493,9 @@ func (s *shell) endDelta(ids, delta []int) ([]int, []int) {
 // ids without a tokenizer when the response starts after reasoning.
 func (s *shell) ExtractContentIDs(ids []int) []int {
 	ids = s.output(ids)
+	if r, ok := s.rules.(*tagIDs); ok && s.tok != nil {
+		return r.extractContentIDs(ids)
+	}
 	switch {
 	case !s.rules.ended(ids):
 		return nil

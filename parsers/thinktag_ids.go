@@ -336,6 +336,39 @@ func (r *tagIDs) contentIDs(ids []int) []int {
 	return r.s.contentAfter(ids[from:], r.grammar(state))
 }
 
+// extractContentIDs answers ExtractContentIDs for the output ids (the
+// tokenizer set): nil while the end check (ended) says reasoning has not
+// ended, else contentIDs. Reading the text, with no boundary in ids, one
+// scan finds both the last marker that decides the end and the last opener
+// that counts, which ended and contentIDs would each scan for.
+func (r *tagIDs) extractContentIDs(ids []int) []int {
+	if r.textIDs {
+		if b, _ := marker.LastIndexAny(ids, r.bounds, allOf(r.bounds), 0); b < 0 {
+			last, open := noEvent, -1
+			r.events(ids, 0, r.start.inTool, func(k, start, _ int, _ bool) {
+				if r.decides(k, start) {
+					last = k
+					if k >= 0 && r.f.kinds[k] == kindOpen {
+						open = start
+					}
+				}
+			})
+			if !r.answerFor(last, ids) {
+				return nil
+			}
+			if open >= 0 {
+				// Walk from the opener itself, which opens the block from content.
+				return r.s.contentAfter(ids[open:], r.grammar(tagState{phase: phaseContent}))
+			}
+			return r.s.contentAfter(ids, r.grammar(r.start))
+		}
+	}
+	if !r.ended(ids) {
+		return nil
+	}
+	return r.contentIDs(ids)
+}
+
 // grammar returns the family's grammar standing at s, with nothing held.
 func (r *tagIDs) grammar(s tagState) *tagGrammar {
 	return &tagGrammar{fam: r.f, state: s, rules: r}
