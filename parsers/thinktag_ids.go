@@ -342,31 +342,38 @@ func (r *tagIDs) contentIDs(ids []int) []int {
 // scan finds both the last marker that decides the end and the last opener
 // that counts, which ended and contentIDs would each scan for.
 func (r *tagIDs) extractContentIDs(ids []int) []int {
-	if r.textIDs {
-		if b, _ := marker.LastIndexAny(ids, r.bounds, allOf(r.bounds), 0); b < 0 {
-			last, open := noEvent, -1
-			r.events(ids, 0, r.start.inTool, func(k, start, _ int, _ bool) {
-				if r.decides(k, start) {
-					last = k
-					if k >= 0 && r.f.kinds[k] == kindOpen {
-						open = start
-					}
-				}
-			})
-			if !r.answerFor(last, ids) {
-				return nil
-			}
-			if open >= 0 {
-				// Walk from the opener itself, which opens the block from content.
-				return r.s.contentAfter(ids[open:], r.grammar(tagState{phase: phaseContent}))
-			}
-			return r.s.contentAfter(ids, r.grammar(r.start))
+	if !r.textIDs || r.holdsBoundary(ids) {
+		if !r.ended(ids) {
+			return nil
 		}
+		return r.contentIDs(ids)
 	}
-	if !r.ended(ids) {
+	last, open := noEvent, -1
+	r.events(ids, 0, r.start.inTool, func(k, start, _ int, _ bool) {
+		if r.decides(k, start) {
+			last = k
+			if k >= 0 && r.f.kinds[k] == kindOpen {
+				open = start
+			}
+		}
+	})
+	switch {
+	case !r.answerFor(last, ids):
 		return nil
+	case open >= 0:
+		// Walk from the opener itself, which opens the block from content.
+		return r.s.contentAfter(ids[open:], r.grammar(tagState{phase: phaseContent}))
 	}
-	return r.contentIDs(ids)
+	return r.s.contentAfter(ids, r.grammar(r.start))
+}
+
+// holdsBoundary reports whether ids hold a boundary marker.
+func (r *tagIDs) holdsBoundary(ids []int) bool {
+	if len(r.bounds) == 0 {
+		return false
+	}
+	b, _ := marker.LastIndexAny(ids, r.bounds, allOf(r.bounds), 0)
+	return b >= 0
 }
 
 // grammar returns the family's grammar standing at s, with nothing held.
