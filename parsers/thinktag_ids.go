@@ -338,21 +338,25 @@ func (r *tagIDs) contentIDs(ids []int) []int {
 
 // extractContentIDs answers ExtractContentIDs for the output ids (the
 // tokenizer set): nil while the end check (ended) says reasoning has not
-// ended, else contentIDs. Reading the text, with no boundary in ids, one
-// scan finds both the last marker that decides the end and the last opener
-// that counts, which ended and contentIDs would each scan for.
+// ended, else contentIDs. Reading the text, one scan from the output's
+// start finds the last marker that decides the end and, with no boundary
+// in ids, the last opener that counts, which ended and contentIDs would
+// each scan for.
 func (r *tagIDs) extractContentIDs(ids []int) []int {
-	if !r.textIDs || r.holdsBoundary(ids) {
+	if !r.textIDs {
 		if !r.ended(ids) {
 			return nil
 		}
 		return r.contentIDs(ids)
 	}
-	last, open := noEvent, -1
+	last, open, bound := noEvent, -1, -1
 	r.events(ids, 0, r.start.inTool, func(k, start, _ int, _ bool) {
 		if r.decides(k, start) {
 			last = k
-			if k >= 0 && r.f.kinds[k] == kindOpen {
+			switch {
+			case k == boundaryEvent:
+				bound = start
+			case r.f.kinds[k] == kindOpen:
 				open = start
 			}
 		}
@@ -360,20 +364,13 @@ func (r *tagIDs) extractContentIDs(ids []int) []int {
 	switch {
 	case !r.answerFor(last, ids):
 		return nil
+	case bound >= 0: // contentIDs scans afresh after the last boundary
+		return r.contentIDs(ids)
 	case open >= 0:
 		// Walk from the opener itself, which opens the block from content.
 		return r.s.contentAfter(ids[open:], r.grammar(tagState{phase: phaseContent}))
 	}
 	return r.s.contentAfter(ids, r.grammar(r.start))
-}
-
-// holdsBoundary reports whether ids hold a boundary marker.
-func (r *tagIDs) holdsBoundary(ids []int) bool {
-	if len(r.bounds) == 0 {
-		return false
-	}
-	b, _ := marker.LastIndexAny(ids, r.bounds, allOf(r.bounds), 0)
-	return b >= 0
 }
 
 // grammar returns the family's grammar standing at s, with nothing held.
