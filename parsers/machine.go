@@ -1427,7 +1427,9 @@ func (s *shell) IsReasoningEndStreaming(ids, delta []int) bool {
 	if s.tok == nil {
 		return s.rules.ended(nil)
 	}
-	ids, delta = s.endDelta(ids, delta)
+	if len(s.prompt) > 0 {
+		ids, delta = s.pastPrompt(ids, delta)
+	}
 	from := max(0, len(ids)-len(delta))
 	m := &s.memo.endMemo
 	v, known := m.value(from)
@@ -1455,7 +1457,9 @@ func (s *shell) IsReasoningEndAfter(ids, more []int) (ends, ok bool) {
 	if _, walks := s.rules.(walkRules); !walks || s.tok == nil || len(ids) < len(s.prompt) {
 		return false, false
 	}
-	ids, _ = s.endDelta(ids, ids[len(ids):]) // past the prompt if ids begin with it, as the memo counts
+	if len(s.prompt) > 0 {
+		ids, _ = s.pastPrompt(ids, ids[len(ids):]) // as the memo counts
+	}
 	c := &s.memo
 	if c.walk == nil || c.n != len(ids) {
 		c.walk, c.n = s.fresh(false), 0
@@ -1472,19 +1476,36 @@ func (s *shell) IsReasoningEndAfter(ids, more []int) (ends, ok bool) {
 	return d.g.ended(), true
 }
 
-// endDelta is outputDelta for the end checks. Their memo counts lengths
-// past the prompt where the sequence begins with it: where it stops (or
-// starts) beginning with it, the memo counted from another start, so it is
-// forgotten and the whole of ids is the delta.
-func (s *shell) endDelta(ids, delta []int) ([]int, []int) {
-	was := s.skip
-	ids, delta = s.outputDelta(ids, delta)
-	if s.skip != was {
-		s.memo.cut(0)
-		s.memo.walk = nil
+// pastPrompt returns ids and delta, the newest part of ids, past the
+// prompt when ids begin with it (see stream.output), as the end checks
+// count them; callers skip it without a prompt. Whether they do is decided
+// once per sequence, not per delta: again only when a delta reaches into
+// the prompt (reskip).
+func (s *shell) pastPrompt(ids, delta []int) ([]int, []int) {
+	n := len(s.prompt)
+	if from := len(ids) - len(delta); (from < n || !s.skipKnown) && s.reskip(ids) {
 		delta = ids
 	}
-	return ids, delta
+	if !s.skip {
+		return ids, delta
+	}
+	out := ids[n:]
+	return out, delta[max(0, len(delta)-len(out)):]
+}
+
+// reskip decides whether ids begin with the prompt, and reports whether
+// that changed: the end checks' memo then counted lengths from another
+// start, and is forgotten.
+func (s *shell) reskip(ids []int) bool {
+	was, n := s.skip, len(s.prompt)
+	s.skip = len(ids) >= n && slices.Equal(ids[:n], s.prompt)
+	s.skipKnown = len(ids) >= n
+	if s.skip == was {
+		return false
+	}
+	s.memo.cut(0)
+	s.memo.walk = nil
+	return true
 }
 
 // ExtractContentIDs returns the content IDs of the output's IDs, by the

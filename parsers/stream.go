@@ -86,26 +86,6 @@ func (s *stream) output(ids []int) []int {
 	return ids
 }
 
-// outputDelta is output for IsReasoningEndStreaming: ids and delta, the
-// newest part of ids, past the prompt when ids begin with it. Whether they
-// do is checked once per sequence, not per delta: again only when a delta
-// reaches into the prompt.
-func (s *stream) outputDelta(ids, delta []int) ([]int, []int) {
-	n := len(s.prompt)
-	if n == 0 {
-		return ids, delta
-	}
-	if from := len(ids) - len(delta); from < n || !s.skipKnown {
-		s.skip = len(ids) >= n && slices.Equal(ids[:n], s.prompt)
-		s.skipKnown = len(ids) >= n
-	}
-	if !s.skip {
-		return ids, delta
-	}
-	out := ids[n:]
-	return out, delta[max(0, len(delta)-len(out)):]
-}
-
 // finish reports whether Finish runs for the first time, and spends the
 // stream.
 func (s *stream) finish() bool {
