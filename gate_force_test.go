@@ -185,8 +185,9 @@ func BenchmarkGateForceInToolBlock(b *testing.B) {
 // where the budget has run out and IsReasoningEnd of the sequence and the
 // rest holds.
 //
-// Fixed bug: the parser's streaming end check, which Force's fast path
-// goes on from, kept what it had learnt across such a change of start.
+// Fixed bug: the parser's streaming end check kept what it had learnt
+// across such a change of start, so that Constrain (and Force's fast path,
+// which goes on from the check's walk) answered for other IDs.
 func TestGateForceRandom(t *testing.T) {
 	trials := 400
 	if conformance.FullSweep() {

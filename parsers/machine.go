@@ -791,7 +791,10 @@ type shell struct {
 	rules   idRules // what decides the ID methods
 	endIDs  []int
 	memo    endCheck // what IsReasoningEndStreaming remembers
-	probe   *driver  // IsReasoningEndAfter's copy of the memo's walk, made at its first call and reused
+	// skip: the sequence the end checks read begins with the prompt;
+	// skipKnown: skip holds for its deltas after the prompt (pastPrompt).
+	skip, skipKnown bool
+	probe           *driver // IsReasoningEndAfter's copy of the memo's walk, made at its first call and reused
 }
 
 // idRuler is an optional interface of a grammar whose ID methods follow
@@ -805,7 +808,7 @@ type idRuler interface {
 }
 
 // idRules decide the ID methods of one response's shell. The shell keeps
-// what every family shares: the prompt skip (stream.output), the memo of
+// what every family shares: the prompt skip (stream.output, pastPrompt), the memo of
 // IsReasoningEndStreaming (endMemo), the token walk (credit) and the end
 // IDs. walkRules are the default.
 type idRules interface {
@@ -1478,9 +1481,12 @@ func (s *shell) IsReasoningEndAfter(ids, more []int) (ends, ok bool) {
 
 // pastPrompt returns ids and delta, the newest part of ids, past the
 // prompt when ids begin with it (see stream.output), as the end checks
-// count them; callers skip it without a prompt. Whether they do is decided
-// once per sequence, not per delta: again only when a delta reaches into
-// the prompt (reskip).
+// count them; callers skip it without a prompt. Whether ids begin with it
+// is decided until it is known (ids as long as the prompt), then again
+// only when a delta reaches into the prompt (reskip). Where the answer
+// changes, what the end checks learnt by length (the memo, the walk, the
+// rules' own scans) counted from another start: delta is then all of ids,
+// so that they start over from the output's start.
 func (s *shell) pastPrompt(ids, delta []int) ([]int, []int) {
 	n := len(s.prompt)
 	if from := len(ids) - len(delta); (from < n || !s.skipKnown) && s.reskip(ids) {
@@ -1494,8 +1500,9 @@ func (s *shell) pastPrompt(ids, delta []int) ([]int, []int) {
 }
 
 // reskip decides whether ids begin with the prompt, and reports whether
-// that changed: the end checks' memo then counted lengths from another
-// start, and is forgotten.
+// that changed. The memo is then forgotten too, though a delta of all of
+// ids (pastPrompt) makes the streaming check start over anyway: so that
+// IsReasoningEndAfter, which reads no delta, never goes on from it.
 func (s *shell) reskip(ids []int) bool {
 	was, n := s.skip, len(s.prompt)
 	s.skip = len(ids) >= n && slices.Equal(ids[:n], s.prompt)
@@ -1514,6 +1521,9 @@ func (s *shell) reskip(ids []int) bool {
 // ids without a tokenizer when the response starts after reasoning.
 func (s *shell) ExtractContentIDs(ids []int) []int {
 	ids = s.output(ids)
+	// The think-tag rules answer with one read of the IDs where ended and
+	// contentIDs would each read them; rules that embed them (the
+	// template's) decide otherwise, so the type is asserted, not a method.
 	if r, ok := s.rules.(*tagIDs); ok && s.tok != nil {
 		return r.extractContentIDs(ids)
 	}

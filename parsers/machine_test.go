@@ -76,10 +76,11 @@ func TestEndCheckRollback(t *testing.T) {
 }
 
 // TestEndCheckPromptFlip streams random IDs through IsReasoningEndStreaming
-// of a parser given a prompt (WithPrompt), one token at a time with
+// of a parser given a prompt (WithPrompt), in deltas of 0 to 3 tokens with
 // rollbacks that may reach into the prompt, so that the sequence begins
-// with the prompt at some steps and not at others. Every answer must be
-// IsReasoningEnd's for the same IDs.
+// with the prompt at some steps and not at others, and now and then first
+// as vLLM calls it (the prompt and output, the last token new). Every
+// answer must be IsReasoningEnd's for the same IDs.
 //
 // Fixed bug: the end check remembered answers and its walk by lengths of
 // the output past the prompt; when the sequence stopped (or began) to
@@ -106,24 +107,38 @@ func TestEndCheckPromptFlip(t *testing.T) {
 					t.Fatal(err)
 				}
 				var seq []int
+				if r.IntN(3) == 0 { // as vLLM calls it: the prompt and some output, the last token new
+					seq = append(slices.Clone(prompt), pick(), pick())
+					checkEndStreaming(t, p, name, tok, prompt, seq, 1, trial, seed)
+				}
 				for range 24 {
-					switch k := r.IntN(4); {
-					case k == 0 && len(seq) > 0: // rejected: cut back, maybe into the prompt
+					if len(seq) > 0 && r.IntN(4) == 0 { // rejected: cut back, maybe into the prompt
 						seq = seq[:len(seq)-1-r.IntN(len(seq))]
 						continue
-					case k == 1 && len(seq) < len(prompt): // the prompt's next ID
-						seq = append(seq, prompt[len(seq)])
-					default:
-						seq = append(seq, pick())
 					}
-					got := p.IsReasoningEndStreaming(seq, seq[len(seq)-1:])
-					fresh, _ := reasoning.New(name, tok, reasoning.WithPrompt("", prompt))
-					if want := fresh.IsReasoningEnd(seq); got != want {
-						t.Fatalf("seed (7, %d), trial %d, prompt %v, after %v: IsReasoningEndStreaming = %v, IsReasoningEnd = %v", seed, trial, prompt, seq, got, want)
+					n := r.IntN(4) // a delta of 0 to 3 IDs
+					for range n {
+						if len(seq) < len(prompt) && r.IntN(2) == 0 {
+							seq = append(seq, prompt[len(seq)]) // the prompt's next ID
+						} else {
+							seq = append(seq, pick())
+						}
 					}
+					checkEndStreaming(t, p, name, tok, prompt, seq, n, trial, seed)
 				}
 			}
 		})
+	}
+}
+
+// checkEndStreaming fails t unless IsReasoningEndStreaming of seq, whose
+// last n IDs are new, is IsReasoningEnd's for seq.
+func checkEndStreaming(t *testing.T, p reasoning.Parser, name string, tok tokenizer.Tokenizer, prompt, seq []int, n, trial int, seed uint64) {
+	t.Helper()
+	got := p.IsReasoningEndStreaming(seq, seq[len(seq)-n:])
+	fresh, _ := reasoning.New(name, tok, reasoning.WithPrompt("", prompt))
+	if want := fresh.IsReasoningEnd(seq); got != want {
+		t.Fatalf("seed (7, %d), trial %d, prompt %v, after %v, the last %d new: IsReasoningEndStreaming = %v, IsReasoningEnd = %v", seed, trial, prompt, seq, n, got, want)
 	}
 }
 

@@ -27,10 +27,8 @@ type stream struct {
 	// The prompt's IDs (WithPrompt, with a tokenizer): the ID methods
 	// read a sequence that begins with them from where the response
 	// starts, after them (see output).
-	prompt    []int
-	skip      bool   // the sequence IsReasoningEndStreaming reads begins with prompt
-	skipKnown bool   // skip holds for the sequence's deltas after the prompt
-	r, c      pieces // one delta's pieces, reused
+	prompt []int
+	r, c   pieces // one delta's pieces, reused
 }
 
 // resolve resolves markers against tok (nil: text only), notes which are

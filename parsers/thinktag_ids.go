@@ -329,11 +329,17 @@ func (r *tagIDs) contentIDs(ids []int) []int {
 			}
 		})
 		if open >= 0 {
-			// Walk from the opener itself, which opens the block from content.
-			from, state = open, tagState{phase: phaseContent}
+			return r.afterOpener(ids, open)
 		}
 	}
 	return r.s.contentAfter(ids[from:], r.grammar(state))
+}
+
+// afterOpener returns the content IDs of the walk from the last opener
+// that counts, at open in ids: from the opener itself, which opens its
+// block from content.
+func (r *tagIDs) afterOpener(ids []int, open int) []int {
+	return r.s.contentAfter(ids[open:], r.grammar(tagState{phase: phaseContent}))
 }
 
 // extractContentIDs answers ExtractContentIDs for the output ids (the
@@ -367,8 +373,7 @@ func (r *tagIDs) extractContentIDs(ids []int) []int {
 	case bound >= 0: // contentIDs scans afresh after the last boundary
 		return r.contentIDs(ids)
 	case open >= 0:
-		// Walk from the opener itself, which opens the block from content.
-		return r.s.contentAfter(ids[open:], r.grammar(tagState{phase: phaseContent}))
+		return r.afterOpener(ids, open)
 	}
 	return r.s.contentAfter(ids, r.grammar(r.start))
 }

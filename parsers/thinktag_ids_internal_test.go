@@ -17,7 +17,8 @@ import (
 // its own scan, for every name whose ID rules are the think-tag family's
 // (tagIDs), on the conformance corpus of its markers: through a vocabulary
 // where its markers are single tokens, one of byte tokens, and Qwen3's,
-// with the starts the options give.
+// with the starts the options give and those of a prompt that ends in
+// each marker.
 func TestTagExtractContentIDsOneScan(t *testing.T) {
 	bytes, err := tokenizer.NewVocab(map[string]int{})
 	if err != nil {
@@ -38,7 +39,11 @@ func TestTagExtractContentIDsOneScan(t *testing.T) {
 		corpus := conformance.Corpus(markers, uint64(len(name)))
 		for ti, base := range toks {
 			tok := conformance.Tokenizer(name, base)
-			for oi, opts := range optSets {
+			sets := slices.Clone(optSets)
+			for _, m := range markers { // a prompt that ends in each marker: a start in reasoning, in content, in a tool block
+				sets = append(sets, []reasoning.Option{reasoning.WithPrompt(m, tok.Encode(m))})
+			}
+			for oi, opts := range sets {
 				p, err := reasoning.New(name, tok, opts...)
 				if err != nil {
 					continue // a vocabulary that cannot serve the family
