@@ -63,18 +63,8 @@ func TestGateForceEquivalence(t *testing.T) {
 	if testing.Short() {
 		t.Skip(shortSkip)
 	}
-	tested := 0
-	for _, name := range reasoning.Names() {
-		e, ok := catalog.Lookup(name)
-		require.True(t, ok)
-		markers := slices.Concat(e.Markers, e.Boundaries)
-		tok := conformance.Tokenizer(name, conformance.ToyVocab(markers))
-		em, ok := newWith(t, name, tok).(reasoning.EndMarker)
-		if !ok || len(em.EndIDs()) == 0 {
-			continue
-		}
-		end := em.EndIDs()
-		tested++
+	for _, f := range endFamilies(t) {
+		name, markers, tok, end := f.name, f.markers, f.tok, f.end
 		t.Run(name, func(t *testing.T) {
 			prompts := [][]int{nil}
 			for _, m := range markers {
@@ -128,7 +118,32 @@ func TestGateForceEquivalence(t *testing.T) {
 			}
 		})
 	}
-	require.Positive(t, tested, "no family names its end marker")
+}
+
+// endFamily is a registered name whose parser names its end marker, with
+// its markers (boundaries included), a toy vocabulary in which each is
+// one token, and the end marker's IDs there.
+type endFamily struct {
+	name    string
+	markers []string
+	tok     tokenizer.Tokenizer
+	end     []int
+}
+
+// endFamilies returns every endFamily; it fails t if there is none.
+func endFamilies(t *testing.T) []endFamily {
+	var fs []endFamily
+	for _, name := range reasoning.Names() {
+		e, ok := catalog.Lookup(name)
+		require.True(t, ok)
+		markers := slices.Concat(e.Markers, e.Boundaries)
+		tok := conformance.Tokenizer(name, conformance.ToyVocab(markers))
+		if em, ok := newWith(t, name, tok).(reasoning.EndMarker); ok && len(em.EndIDs()) > 0 {
+			fs = append(fs, endFamily{name, markers, tok, em.EndIDs()})
+		}
+	}
+	require.NotEmpty(t, fs, "no family names its end marker")
+	return fs
 }
 
 // forceInToolBlock returns a Gate over intern_s1 whose budget has run out
@@ -193,20 +208,9 @@ func TestGateForceRandom(t *testing.T) {
 	if conformance.FullSweep() {
 		trials = 4000
 	}
-	for _, name := range reasoning.Names() {
-		e, _ := catalog.Lookup(name)
-		markers := slices.Concat(e.Markers, e.Boundaries)
-		tok := conformance.Tokenizer(name, conformance.ToyVocab(markers))
-		em, ok := newWith(t, name, tok).(reasoning.EndMarker)
-		if !ok || len(em.EndIDs()) == 0 {
-			continue
-		}
-		end := em.EndIDs()
-		var pool []int
-		for _, m := range markers {
-			pool = append(pool, tok.Encode(m)...)
-		}
-		pool = append(pool, tok.Encode(" a b")...)
+	for _, f := range endFamilies(t) {
+		name, tok, end := f.name, f.tok, f.end
+		pool := conformance.MarkerIDs(tok, f.markers, " a b")
 		t.Run(name, func(t *testing.T) {
 			seed := uint64(len(name))
 			r := rand.New(rand.NewPCG(3, seed))

@@ -91,11 +91,7 @@ func TestEndCheckPromptFlip(t *testing.T) {
 		e, _ := catalog.Lookup(name)
 		markers := slices.Concat(e.Markers, e.Boundaries)
 		tok := conformance.Tokenizer(name, conformance.ToyVocab(markers))
-		var pool []int
-		for _, m := range markers {
-			pool = append(pool, tok.Encode(m)...)
-		}
-		pool = append(pool, tok.Encode(" a\n")...)
+		pool := conformance.MarkerIDs(tok, markers, " a\n")
 		t.Run(name, func(t *testing.T) {
 			seed := uint64(len(name))
 			r := rand.New(rand.NewPCG(7, seed))

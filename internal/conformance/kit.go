@@ -88,6 +88,16 @@ func Corpus(markers []string, seed uint64) []string { return reasoningtest.Corpu
 // (reasoningtest.ToyVocab).
 func ToyVocab(markers []string) *tokenizer.Vocab { return reasoningtest.ToyVocab(markers) }
 
+// MarkerIDs returns the IDs tok gives each of markers, then those of
+// text: a pool to draw random sequences of markers and text from.
+func MarkerIDs(tok tokenizer.Tokenizer, markers []string, text string) []int {
+	var ids []int
+	for _, m := range markers {
+		ids = append(ids, tok.Encode(m)...)
+	}
+	return append(ids, tok.Encode(text)...)
+}
+
 // Conserves checks guarantee 1 on one split of out, for the family e
 // describes (reasoningtest.Conserves).
 func Conserves(out string, m reasoning.Message, segs []reasoning.Segment, e catalog.Entry) error {
