@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Usage: scripts/instr-positions.sh NAME [REV]
+#
+# Prints, for registered name NAME at revision REV (default: the working
+# tree), the instructions (Ir), conditional branches (Bc), their simulated
+# mispredictions (Bcm) and indirect branches (Bi) of each ~4-byte delta of
+# BenchmarkTable's bytes4 stream, by the delta's offset in the name's
+# sample, the measure's own cost taken off: where in the sample a family's
+# per-delta cost lies (a marker, a held byte), which instr-compare.sh's
+# per-delta mean does not say. Counted by callgrind with --branch-sim=yes
+# (scripts/testdata/positions_test.go, added with go test -overlay); its
+# branch predictor is a simple model, so Bcm is a hint, not a measure.
+# INSTR_KEEP=1 keeps the profiles (one per offset, for callgrind_annotate).
+#
+#   scripts/instr-positions.sh muse_spark
+set -euo pipefail
+
+[ $# -ge 1 ] || { sed -n '2,14p' "$0"; exit 2; }
+name=$1
+root=$(git rev-parse --show-toplevel)
+harness=$root/scripts/testdata
+tmp=$(mktemp -d)
+src=$root
+cleanup() {
+	[ "$src" != "$root" ] && git -C "$root" worktree remove --force "$src"
+	rm -rf "$tmp"
+}
+[ -n "${INSTR_KEEP:-}" ] && echo "keeping $tmp" >&2 || trap cleanup EXIT
+if [ $# -ge 2 ]; then
+	src=$tmp/wt
+	git -C "$root" worktree add --quiet --detach "$src" "$2"
+fi
+printf '{"Replace":{"%s":"%s","%s":"%s","%s":"%s","%s":"%s"}}\n' \
+	"$src/parsers/zz_instr_test.go" "$harness/instr_test.go" \
+	"$src/parsers/zz_positions_test.go" "$harness/positions_test.go" \
+	"$src/parsers/zz_valgrind.go" "$harness/valgrind.go" \
+	"$src/parsers/zz_valgrind_amd64.s" "$harness/valgrind_amd64.s" >"$tmp/overlay.json"
+(cd "$src" && go test -overlay "$tmp/overlay.json" -c -o "$tmp/parsers.test" ./parsers/)
+mkdir "$tmp/cg"
+(cd "$src/parsers" && GOGC=off GOMAXPROCS=1 GODEBUG=asyncpreemptoff=1,cpu.rdtscp=off \
+	INSTR_OUT="$tmp/list" INSTR_POSITIONS="$name" \
+	valgrind --tool=callgrind --instr-atstart=no --collect-atstart=no --branch-sim=yes \
+	--callgrind-out-file="$tmp/cg/out" \
+	"$tmp/parsers.test" -test.run '^TestInstrPositions$' -test.count 1 >"$tmp/log" 2>&1) ||
+	{ cat "$tmp/log" >&2; exit 1; }
+# Profile k (out.k) is line k of the list: the toggles first.
+n=$(wc -l <"$tmp/list")
+for k in $(seq 1 "$n"); do
+	awk '/^totals:/ { print $2, $3, $4, $5; exit }' "$tmp/cg/out.$k"
+done | paste "$tmp/list" - | awk -F'\t' '
+	{ split($4, e, " ") }
+	NR == 1 { for (i = 1; i <= 4; i++) base[i] = e[i] / $3; next }
+	{
+		printf "%5d %-12s Ir %7.1f  Bc %6.1f  Bcm %5.2f  Bi %4.1f  (profile out.%d)\n", $1, $2,
+			e[1] / $3 - base[1], e[2] / $3 - base[2], e[3] / $3 - base[3], e[4] / $3 - base[4], NR
+		ir += e[1] / $3 - base[1]; bcm += e[3] / $3 - base[3]
+	}
+	END { printf "mean over %d offsets: Ir %.1f  Bcm %.2f\n", NR - 1, ir / (NR - 1), bcm / (NR - 1) }'

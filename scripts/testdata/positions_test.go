@@ -1,0 +1,99 @@
+package parsers_test
+
+// This file is not part of package parsers' tests: scripts/instr-positions.sh
+// adds it to a checkout's parsers package with go test -overlay (with
+// instr_test.go, valgrind.go and valgrind_amd64.s), and reads what
+// TestInstrPositions writes. It lives under testdata so that go build,
+// go vet and staticcheck ignore it.
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/reasoning-go/reasoning"
+	"github.com/reasoning-go/reasoning/internal/conformance"
+	"github.com/reasoning-go/reasoning/parsers"
+)
+
+// cgToggleCollect switches callgrind's collection of events on or off
+// without re-instrumenting code, which costs a few instructions a call.
+const cgToggleCollect = 'C'<<24 | 'T'<<16 + 2
+
+// toggleArgs is the toggle's request, in memory of its own: a composite
+// literal passed to ValgrindRequest would be allocated at every call.
+var toggleArgs = [6]uint64{cgToggleCollect}
+
+// posDeltas returns BenchmarkTable's ~4-byte deltas of name's sample
+// repeated to 64 KiB, the sample itself, and each delta's offset in the
+// sample (deltas cut across the sample's end count at their start).
+func posDeltas(t *testing.T, name string) (deltas []reasoning.Delta, raw string, offs []int) {
+	b, err := os.ReadFile("../testdata/samples/" + name + ".txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw = string(b)
+	small := strings.Repeat(raw, (64<<10)/len(raw)+1)[:64<<10]
+	for i := 0; i < len(small); i += 4 {
+		deltas = append(deltas, reasoning.Delta{Text: small[i:min(len(small), i+4)]})
+		offs = append(offs, i%len(raw))
+	}
+	return deltas, raw, offs
+}
+
+// TestInstrPositions counts, for the name INSTR_POSITIONS names, the
+// events of its ~4-byte stream (BenchmarkTable's bytes4) by the delta's
+// offset in the sample: one stream on a new parser per offset, collecting
+// only around the deltas at that offset, then one profile. A first profile
+// holds 1000 empty toggles, the cost the measure itself adds to each
+// delta. It writes to INSTR_OUT one line per profile: the offset (-1 for
+// the toggles), the delta's text, and how many deltas it measured.
+func TestInstrPositions(t *testing.T) {
+	name, out := os.Getenv("INSTR_POSITIONS"), os.Getenv("INSTR_OUT")
+	if name == "" || out == "" {
+		t.Skip("INSTR_POSITIONS or INSTR_OUT not set: run by scripts/instr-positions.sh")
+	}
+	runtime.MemProfileRate = 0
+	deltas, raw, offs := posDeltas(t, name)
+	tok := conformance.Tokenizer(name, nil)
+	var list strings.Builder
+	parsers.ValgrindRequest(&[6]uint64{cgStartInstrumentation})
+	parsers.ValgrindRequest(&[6]uint64{cgZeroStats})
+	for range 1000 {
+		parsers.ValgrindRequest(&toggleArgs)
+		parsers.ValgrindRequest(&toggleArgs)
+	}
+	parsers.ValgrindRequest(&[6]uint64{cgDumpStats})
+	fmt.Fprintf(&list, "-1\t%q\t1000\n", "")
+	seen := map[int]bool{}
+	for _, at := range offs {
+		if seen[at] {
+			continue
+		}
+		seen[at] = true
+		p, err := reasoning.New(name, tok, thinkingOn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		parsers.ValgrindRequest(&[6]uint64{cgZeroStats})
+		for i, d := range deltas {
+			if offs[i] != at {
+				p.ExtractStreaming(d)
+				continue
+			}
+			parsers.ValgrindRequest(&toggleArgs)
+			p.ExtractStreaming(d)
+			parsers.ValgrindRequest(&toggleArgs)
+			n++
+		}
+		parsers.ValgrindRequest(&[6]uint64{cgDumpStats})
+		fmt.Fprintf(&list, "%d\t%q\t%d\n", at, raw[at:min(len(raw), at+4)], n)
+		p.Finish()
+	}
+	if err := os.WriteFile(out, []byte(list.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
