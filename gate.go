@@ -195,16 +195,16 @@ func (g *Gate) Constrain() bool {
 // WithThinkingBudget's IDs) is forced only where the parser would take it
 // as the end of reasoning: inside a tool-call block that reasoning holds as
 // content (the families that hoist tool calls, such as intern_s1) it would
-// be text of the call, so
-// Force waits until the block has closed, and a block that never closes is
-// never cut. A block's tokens count toward the budget, though
-// ReasoningTokens does not count them. Once the budget has run out, a call
-// with the parser's own marker costs, for the families whose end check
-// walks the IDs (the hoisting ones), only the marker's IDs: the first call
-// after a Rollback reads the accepted IDs again, and the prompt's too
-// unless the parser was given them (WithPrompt). For the others it costs
-// IsReasoningEnd of the prompt and the accepted IDs, the prompt's part
-// spared with WithPrompt likewise. The slice is shared: do not modify it.
+// be text of the call, so Force waits until the block has closed, and a
+// block that never closes is never cut. A block's tokens count toward the
+// budget, though ReasoningTokens does not count them. Once the budget has
+// run out, a call with the parser's own marker costs, for the families
+// whose end check walks the IDs (the hoisting ones), only the marker's IDs:
+// the first call after a Rollback reads the accepted IDs again, and the
+// prompt's too unless the parser was given them (WithPrompt). For the
+// others it costs IsReasoningEnd of the prompt and the accepted IDs, the
+// prompt's part spared with WithPrompt likewise. The slice is shared: do
+// not modify it.
 func (g *Gate) Force() []int {
 	if g.end == nil || g.reasoningEnded() || int(g.count()) < g.cfg.ThinkingBudget {
 		return nil

@@ -808,9 +808,9 @@ type idRuler interface {
 }
 
 // idRules decide the ID methods of one response's shell. The shell keeps
-// what every family shares: the prompt skip (stream.output, pastPrompt), the memo of
-// IsReasoningEndStreaming (endMemo), the token walk (credit) and the end
-// IDs. walkRules are the default.
+// what every family shares: the prompt skip (stream.output, pastPrompt),
+// the memo of IsReasoningEndStreaming (endMemo), the token walk (credit)
+// and the end IDs. walkRules are the default.
 type idRules interface {
 	// ended answers IsReasoningEnd for the output's IDs (none are seen
 	// without a tokenizer).
