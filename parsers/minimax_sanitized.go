@@ -1109,12 +1109,15 @@ func (p *pathRule) settle(s string) (string, bool) {
 	}
 	switch ext += x - k; {
 	case dots == 0:
-		return "", false // no match (sepAndExt)
+		return p.settleNo(h, s, x, ext != 0, seen)
 	case x == len(s) && ext <= 16: // the extension may go on
 		p.hold = p.slab.Append(h, s)
 		return "", true
-	case ext == 0 || ext > 16 || s[x] >= utf8.RuneSelf || !pathEnds[s[x]] ||
-		seen&cDrop == 0 || p.empty || p.slash && h[0] == '.' && dots > 1:
+	case ext == 0 || ext > 16 || s[x] >= utf8.RuneSelf:
+		return "", false // not plainly a match: try's to say
+	case !pathEnds[s[x]]:
+		return p.settleNo(h, s, x, true, seen)
+	case seen&cDrop == 0 || p.empty || p.slash && h[0] == '.' && dots > 1:
 		return "", false // not plainly a match: try's to say
 	}
 	// A match: the scan starts over after it, and reads s[x:] as short.
@@ -1134,6 +1137,37 @@ func (p *pathRule) settle(s string) (string, bool) {
 	p.slab.WriteString(h[r:])
 	p.slab.WriteString(s[k:])
 	return p.slab.End(start), true
+}
+
+// settleNo is settle where no try in the held run matches: it has no dot,
+// or its extension, which ends at s[x], is followed by an ASCII character
+// that may not follow a path's. Each try in the run reads the same
+// extension and what follows it, so each decides no match and changes
+// nothing (try); the run, whose classes are seen, and the extension, which
+// ext says is not empty, are read as small reads them, and s[x:] as short
+// reads it. It reports false, with the state as it was, where short would
+// not.
+//
+//go:noinline
+func (p *pathRule) settleNo(h, s string, x int, ext bool, seen uint8) (string, bool) {
+	run, slash, path, empty := p.run, p.slash, p.path, p.empty
+	if seen&cDrop != 0 {
+		// The run's last whitespace ends the path; what follows it,
+		// dots or the extension, begins a new run.
+		p.run, p.slash, p.path, p.empty = ext, false, false, false
+	} else {
+		p.ordinary()
+	}
+	rest := uint8(0)
+	for _, c := range []byte(s[x:]) {
+		rest |= normClass[c]
+	}
+	if !p.short(s[x:], rest) {
+		p.run, p.slash, p.path, p.empty = run, slash, path, empty
+		return "", false
+	}
+	p.hold = ""
+	return p.slab.Append(h, s), true
 }
 
 // bulk is feed for a text that is long, or after held text, or that a try
