@@ -403,10 +403,10 @@ func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 		a.run = normClass[s[n-1]]&(cDrop|cBreak) == 0
 	} else if seen&(cDot|cSlash|cDrop|cBreak|cLead) == 0 {
 		a.ordinary() // as short
-	} else if !a.short(s, seen) {
+	} else if k := a.short(s, seen); k < n {
 		out, ok := "", false
 		if seen&cLead == 0 { // small turns away a byte that may begin a Unicode space
-			out, ok = a.small(s)
+			out, ok = a.small(s, k)
 		}
 		if !ok {
 			out = a.bulk(s, false)
@@ -1058,9 +1058,14 @@ func (p *pathRule) feed(s string, eof bool) string {
 			p.run = normClass[s[n-1]]&(cDrop|cBreak) == 0
 			return s
 		}
-		if p.short(s, seen) {
+		run, slash, path, empty := p.run, p.slash, p.path, p.empty
+		if k := p.short(s, seen); k == n {
 			return s
+		} else if !eof && seen&cLead == 0 { // bulk's small, from k
+			out, _ := p.small(s, k)
+			return out
 		}
+		p.run, p.slash, p.path, p.empty = run, slash, path, empty
 	} else if p.hold != "" && n > 0 && n <= maxShort && s[n-1] < utf8.RuneSelf && !eof {
 		if out, ok := p.settle(s); ok {
 			return out
@@ -1127,7 +1132,7 @@ func (p *pathRule) settle(s string) (string, bool) {
 	for _, c := range []byte(s[x:]) {
 		rest |= normClass[c]
 	}
-	if !p.short(s[x:], rest) {
+	if p.short(s[x:], rest) < len(s)-x {
 		p.run, p.slash, p.path, p.empty = run, slash, path, empty
 		return "", false
 	}
@@ -1162,7 +1167,7 @@ func (p *pathRule) settleNo(h, s string, x int, ext bool, seen uint8) (string, b
 	for _, c := range []byte(s[x:]) {
 		rest |= normClass[c]
 	}
-	if !p.short(s[x:], rest) {
+	if p.short(s[x:], rest) < len(s)-x {
 		p.run, p.slash, p.path, p.empty = run, slash, path, empty
 		return "", false
 	}
@@ -1175,7 +1180,7 @@ func (p *pathRule) settleNo(h, s string, x int, ext bool, seen uint8) (string, b
 func (p *pathRule) bulk(s string, eof bool) string {
 	t := p.take(s)
 	if n := len(t); !eof && n <= maxShort && n > 0 && t[n-1] < utf8.RuneSelf {
-		if out, ok := p.small(t); ok {
+		if out, ok := p.small(t, 0); ok {
 			return out
 		}
 	}
@@ -1218,13 +1223,14 @@ func (p *pathRule) bulk(s string, eof bool) string {
 const maxShort = 64
 
 // small is bulk for t, a short text more may follow that ends in an ASCII
-// character: it reads one character at a time, as the rule is written, and
-// tries at each dot or droppable whitespace inside a path. It reports false,
-// with the state as it was, when t has a byte that may begin a Unicode
-// space (then bulk reads it).
-func (p *pathRule) small(t string) (string, bool) {
+// character, whose bytes before from the state is already after (short):
+// it reads one character at a time, as the rule is written, and tries at
+// each dot or droppable whitespace inside a path. It reports false, with
+// the state as it was, when t has a byte that may begin a Unicode space
+// (then bulk reads it).
+func (p *pathRule) small(t string, from int) (string, bool) {
 	run, slash, path, empty := p.run, p.slash, p.path, p.empty
-	for i := 0; i < len(t); i++ {
+	for i := from; i < len(t); i++ {
 		c := normClass[t[i]]
 		if c&cRun != 0 && p.path {
 			switch v, sepEnd, end := p.try(t, i, false); v {
@@ -1255,16 +1261,18 @@ func (p *pathRule) small(t string) (string, bool) {
 }
 
 // short reads s, a short delta after no held text that ends in an ASCII
-// character, whose bytes' classes are seen, when no try would read it, and
-// reports whether it did: it leaves the state as it is when one would.
-func (p *pathRule) short(s string, seen uint8) bool {
+// character, whose bytes' classes are seen, up to where a try would read,
+// and returns where it stopped: len(s) when it read all of s, 0 when s has
+// a byte that may begin a Unicode space. The state is that after what it
+// read, so that small may read on from there.
+func (p *pathRule) short(s string, seen uint8) int {
 	switch {
 	case seen&(cDot|cSlash|cDrop|cBreak|cLead) == 0:
 		// Inside one (or after its slash) ordinary characters go on with it.
 		p.ordinary()
-		return true
+		return len(s)
 	case seen&cLead != 0:
-		return false
+		return 0
 	}
 	// A try reads only a dot or whitespace in a path: take a character
 	// at a time until one would.
@@ -1273,7 +1281,8 @@ func (p *pathRule) short(s string, seen uint8) bool {
 		c := normClass[s[k]]
 		switch {
 		case path && c&cRun != 0:
-			return false
+			p.run, p.slash, p.path, p.empty = run, slash, path, empty
+			return k
 		case c&(cDrop|cBreak) != 0:
 			run, slash, path, empty = false, false, false, false
 		default:
@@ -1284,7 +1293,7 @@ func (p *pathRule) short(s string, seen uint8) bool {
 		}
 	}
 	p.run, p.slash, p.path, p.empty = run, slash, path, empty
-	return true
+	return len(s)
 }
 
 // runIn returns the length of the run of dots and droppable whitespace
