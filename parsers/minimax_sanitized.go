@@ -403,10 +403,10 @@ func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 		a.run = normClass[s[n-1]]&(cDrop|cBreak) == 0
 	} else if seen&(cDot|cSlash|cDrop|cBreak|cLead) == 0 {
 		a.ordinary() // as short
-	} else if !a.short(s, seen) {
+	} else if k := a.short(s, seen); k < n {
 		out, ok := "", false
 		if seen&cLead == 0 { // small turns away a byte that may begin a Unicode space
-			out, ok = a.small(s)
+			out, ok = a.small(s, k)
 		}
 		if !ok {
 			out = a.bulk(s, false)
@@ -1058,9 +1058,14 @@ func (p *pathRule) feed(s string, eof bool) string {
 			p.run = normClass[s[n-1]]&(cDrop|cBreak) == 0
 			return s
 		}
-		if p.short(s, seen) {
+		run, slash, path, empty := p.run, p.slash, p.path, p.empty
+		if k := p.short(s, seen); k == n {
 			return s
+		} else if !eof && seen&cLead == 0 { // bulk's small, from k
+			out, _ := p.small(s, k)
+			return out
 		}
+		p.run, p.slash, p.path, p.empty = run, slash, path, empty
 	} else if p.hold != "" && n > 0 && n <= maxShort && s[n-1] < utf8.RuneSelf && !eof {
 		if out, ok := p.settle(s); ok {
 			return out
@@ -1109,12 +1114,15 @@ func (p *pathRule) settle(s string) (string, bool) {
 	}
 	switch ext += x - k; {
 	case dots == 0:
-		return "", false // no match (sepAndExt)
+		return p.settleNo(h, s, x, ext != 0, seen)
 	case x == len(s) && ext <= 16: // the extension may go on
 		p.hold = p.slab.Append(h, s)
 		return "", true
-	case ext == 0 || ext > 16 || s[x] >= utf8.RuneSelf || !pathEnds[s[x]] ||
-		seen&cDrop == 0 || p.empty || p.slash && h[0] == '.' && dots > 1:
+	case ext == 0 || ext > 16 || s[x] >= utf8.RuneSelf:
+		return "", false // not plainly a match: try's to say
+	case !pathEnds[s[x]]:
+		return p.settleNo(h, s, x, true, seen)
+	case seen&cDrop == 0 || p.empty || p.slash && h[0] == '.' && dots > 1:
 		return "", false // not plainly a match: try's to say
 	}
 	// A match: the scan starts over after it, and reads s[x:] as short.
@@ -1124,7 +1132,7 @@ func (p *pathRule) settle(s string) (string, bool) {
 	for _, c := range []byte(s[x:]) {
 		rest |= normClass[c]
 	}
-	if !p.short(s[x:], rest) {
+	if p.short(s[x:], rest) < len(s)-x {
 		p.run, p.slash, p.path, p.empty = run, slash, path, empty
 		return "", false
 	}
@@ -1136,12 +1144,43 @@ func (p *pathRule) settle(s string) (string, bool) {
 	return p.slab.End(start), true
 }
 
+// settleNo is settle where no try in the held run matches: it has no dot,
+// or its extension, which ends at s[x], is followed by an ASCII character
+// that may not follow a path's. Each try in the run reads the same
+// extension and what follows it, so each decides no match and changes
+// nothing (try); the run, whose classes are seen, and the extension, which
+// ext says is not empty, are read as small reads them, and s[x:] as short
+// reads it. It reports false, with the state as it was, where short would
+// not.
+//
+//go:noinline
+func (p *pathRule) settleNo(h, s string, x int, ext bool, seen uint8) (string, bool) {
+	run, slash, path, empty := p.run, p.slash, p.path, p.empty
+	if seen&cDrop != 0 {
+		// The run's last whitespace ends the path; what follows it,
+		// dots or the extension, begins a new run.
+		p.run, p.slash, p.path, p.empty = ext, false, false, false
+	} else {
+		p.ordinary()
+	}
+	rest := uint8(0)
+	for _, c := range []byte(s[x:]) {
+		rest |= normClass[c]
+	}
+	if p.short(s[x:], rest) < len(s)-x {
+		p.run, p.slash, p.path, p.empty = run, slash, path, empty
+		return "", false
+	}
+	p.hold = ""
+	return p.slab.Append(h, s), true
+}
+
 // bulk is feed for a text that is long, or after held text, or that a try
 // reads; it reads a short one that ends in an ASCII character in small.
 func (p *pathRule) bulk(s string, eof bool) string {
 	t := p.take(s)
 	if n := len(t); !eof && n <= maxShort && n > 0 && t[n-1] < utf8.RuneSelf {
-		if out, ok := p.small(t); ok {
+		if out, ok := p.small(t, 0); ok {
 			return out
 		}
 	}
@@ -1184,13 +1223,14 @@ func (p *pathRule) bulk(s string, eof bool) string {
 const maxShort = 64
 
 // small is bulk for t, a short text more may follow that ends in an ASCII
-// character: it reads one character at a time, as the rule is written, and
-// tries at each dot or droppable whitespace inside a path. It reports false,
-// with the state as it was, when t has a byte that may begin a Unicode
-// space (then bulk reads it).
-func (p *pathRule) small(t string) (string, bool) {
+// character, whose bytes before from the state is already after (short):
+// it reads one character at a time, as the rule is written, and tries at
+// each dot or droppable whitespace inside a path. It reports false, with
+// the state as it was, when t has a byte that may begin a Unicode space
+// (then bulk reads it).
+func (p *pathRule) small(t string, from int) (string, bool) {
 	run, slash, path, empty := p.run, p.slash, p.path, p.empty
-	for i := 0; i < len(t); i++ {
+	for i := from; i < len(t); i++ {
 		c := normClass[t[i]]
 		if c&cRun != 0 && p.path {
 			switch v, sepEnd, end := p.try(t, i, false); v {
@@ -1221,16 +1261,18 @@ func (p *pathRule) small(t string) (string, bool) {
 }
 
 // short reads s, a short delta after no held text that ends in an ASCII
-// character, whose bytes' classes are seen, when no try would read it, and
-// reports whether it did: it leaves the state as it is when one would.
-func (p *pathRule) short(s string, seen uint8) bool {
+// character, whose bytes' classes are seen, up to where a try would read,
+// and returns where it stopped: len(s) when it read all of s, 0 when s has
+// a byte that may begin a Unicode space. The state is that after what it
+// read, so that small may read on from there.
+func (p *pathRule) short(s string, seen uint8) int {
 	switch {
 	case seen&(cDot|cSlash|cDrop|cBreak|cLead) == 0:
 		// Inside one (or after its slash) ordinary characters go on with it.
 		p.ordinary()
-		return true
+		return len(s)
 	case seen&cLead != 0:
-		return false
+		return 0
 	}
 	// A try reads only a dot or whitespace in a path: take a character
 	// at a time until one would.
@@ -1239,7 +1281,8 @@ func (p *pathRule) short(s string, seen uint8) bool {
 		c := normClass[s[k]]
 		switch {
 		case path && c&cRun != 0:
-			return false
+			p.run, p.slash, p.path, p.empty = run, slash, path, empty
+			return k
 		case c&(cDrop|cBreak) != 0:
 			run, slash, path, empty = false, false, false, false
 		default:
@@ -1250,7 +1293,7 @@ func (p *pathRule) short(s string, seen uint8) bool {
 		}
 	}
 	p.run, p.slash, p.path, p.empty = run, slash, path, empty
-	return true
+	return len(s)
 }
 
 // runIn returns the length of the run of dots and droppable whitespace
