@@ -408,7 +408,7 @@ func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 		if seen&cLead == 0 { // small turns away a byte that may begin a Unicode space
 			out, ok = a.small(s, k)
 		}
-		if !ok {
+		if !ok { // only where short read nothing (k 0): bulk reads s from the start
 			out = a.bulk(s, false)
 		}
 		return reasoning.Message{Content: p.feedNames(out)}
@@ -1079,9 +1079,10 @@ func (p *pathRule) feed(s string, eof bool) string {
 // the held text and s without joining them. It reports false, with the
 // state as it was, where it cannot decide the try here: the held text is
 // no try's, the run would grow past maxSepRun, what follows the run is
-// not plainly a match's (a case try reads further, such as a character
-// that is not ASCII, or no match), or what follows the match in s is one
-// a try would read. Then bulk reads the held text and s.
+// neither plainly a match's nor plainly no match's (a case try reads
+// further, such as a character that is not ASCII), or what follows the
+// match or the extension in s is one a try would read. Then bulk reads the
+// held text and s.
 func (p *pathRule) settle(s string) (string, bool) {
 	h := p.hold
 	if !p.path || normClass[h[0]]&cRun == 0 {
@@ -1144,14 +1145,13 @@ func (p *pathRule) settle(s string) (string, bool) {
 	return p.slab.End(start), true
 }
 
-// settleNo is settle where no try in the held run matches: it has no dot,
-// or its extension, which ends at s[x], is followed by an ASCII character
-// that may not follow a path's. Each try in the run reads the same
-// extension and what follows it, so each decides no match and changes
-// nothing (try); the run, whose classes are seen, and the extension, which
-// ext says is not empty, are read as small reads them, and s[x:] as short
-// reads it. It reports false, with the state as it was, where short would
-// not.
+// settleNo is settle where no try in the held run h matches: the run,
+// whose classes are seen, has no dot, or its extension, which ends at s[x]
+// and is not empty, is followed there by an ASCII character that may not
+// follow a path's. It returns h and s unchanged, with the state after them
+// (as if each try had been made: each decides no match and changes
+// nothing); it reports false, with the state as it was, where a try would
+// read s[x:]. ext is false only for a run without a dot.
 //
 //go:noinline
 func (p *pathRule) settleNo(h, s string, x int, ext bool, seen uint8) (string, bool) {
@@ -1222,12 +1222,13 @@ func (p *pathRule) bulk(s string, eof bool) string {
 // a time: a longer one is read in bulk.
 const maxShort = 64
 
-// small is bulk for t, a short text more may follow that ends in an ASCII
-// character, whose bytes before from the state is already after (short):
-// it reads one character at a time, as the rule is written, and tries at
-// each dot or droppable whitespace inside a path. It reports false, with
-// the state as it was, when t has a byte that may begin a Unicode space
-// (then bulk reads it).
+// small is bulk for t[from:], t being a short text that ends in an ASCII
+// character and that more may follow, where the state is already that
+// after t[:from] (short's): it reads one character at a time, as the rule
+// is written, and tries at each dot or droppable whitespace inside a path.
+// It reports false, with the state as at the call, when t[from:] has a
+// byte that may begin a Unicode space; only a caller with from 0 may then
+// hand t to bulk.
 func (p *pathRule) small(t string, from int) (string, bool) {
 	run, slash, path, empty := p.run, p.slash, p.path, p.empty
 	for i := from; i < len(t); i++ {
@@ -1260,11 +1261,12 @@ func (p *pathRule) small(t string, from int) (string, bool) {
 	return p.out(t), true
 }
 
-// short reads s, a short delta after no held text that ends in an ASCII
-// character, whose bytes' classes are seen, up to where a try would read,
-// and returns where it stopped: len(s) when it read all of s, 0 when s has
-// a byte that may begin a Unicode space. The state is that after what it
-// read, so that small may read on from there.
+// short reads s, a short delta that ends in an ASCII character after no
+// held text (or after held text already decided), whose bytes' classes
+// are seen, up to where a try would read, and returns where it stopped:
+// len(s) when it read all of s, 0 when s has a byte that may begin a
+// Unicode space. The state is that after what it read, so that small may
+// read on from there.
 func (p *pathRule) short(s string, seen uint8) int {
 	switch {
 	case seen&(cDot|cSlash|cDrop|cBreak|cLead) == 0:

@@ -128,6 +128,12 @@ func TestNormalizerHolds(t *testing.T) {
 		{"main . py\xe2", "\x80\x83"},
 		{"main", " ", ".", " ", "p", "y", ""},
 		{"see v2 . N", "ext"},
+		// A held run that no try matches, decided without the tries
+		// (settleNo): no dot, and an extension an ASCII character that may
+		// not follow a path follows, with and without whitespace in the run.
+		{"a/b", " ", " /c", "d . e", ""},
+		{"a/b", ".", "py(c", " . e", ""},
+		{"a/b", " .", "py(/c", "d . e", ""},
 	} {
 		if err := normAgree(deltas); err != nil {
 			t.Errorf("deltas %q: %v", deltas, err)
@@ -234,7 +240,7 @@ func TestExtractKeepsText(t *testing.T) {
 // up to 15 bytes of the text as a delta, and the rest of the text is the
 // last delta, which ends it.
 func FuzzNormalizer(f *testing.F) {
-	for _, s := range []string{"scripts/monkey_character . gd, main . py", "see v2 . Next", "a/b .\n json", "x, main . py"} {
+	for _, s := range []string{"scripts/monkey_character . gd, main . py", "see v2 . Next", "a/b .\n json", "x, main . py", "a/b . py(c . e"} {
 		f.Add(s, []byte{4, 4, 1, 0, 7})
 	}
 	f.Fuzz(func(t *testing.T, text string, cuts []byte) {
@@ -339,7 +345,9 @@ func normChunkings(r *rand.Rand, text string) [][]string {
 // and to the two in a row, on the normaliser and on refNorm, and as content
 // to the parser (sanitized over contentOnly: each delta, then Finish), and
 // the whole text to normalizePaths and to runOwned, which rewrites it in
-// place (Extract's), and says where they first differ.
+// place (Extract's), and says where they first differ: in output, or in
+// the state rule (a) keeps after a delta (its flags and held text), which
+// a later delta's output may not show.
 func normAgree(deltas []string) error {
 	var paths pathRule
 	var names, chained nameRule
@@ -351,6 +359,9 @@ func normAgree(deltas []string) error {
 		if got, want := paths.feed(d, eof), ref.feed(refPathRule, d, eof); got != want {
 			return fmt.Errorf("rule a, delta %d: got %q, want %q", i, got, want)
 		}
+		if st := (refPathState{paths.run, paths.slash, paths.path, paths.empty}); !eof && (st != ref.path || paths.hold != ref.hold) {
+			return fmt.Errorf("rule a, delta %d: state %+v hold %q, want %+v hold %q", i, st, paths.hold, ref.path, ref.hold)
+		}
 		if got, want := names.feed(d, eof), refNames.feed(refNameRule, d, eof); got != want {
 			return fmt.Errorf("rule b, delta %d: got %q, want %q", i, got, want)
 		}
@@ -360,6 +371,9 @@ func normAgree(deltas []string) error {
 		}
 		if got, want := parser.ExtractStreaming(reasoning.Delta{Text: d}).Content, refParser.chain(d, false); got != want {
 			return fmt.Errorf("parser, delta %d: got %q, want %q", i, got, want)
+		}
+		if a := &parser.paths; (refPathState{a.run, a.slash, a.path, a.empty}) != refParser.path || a.hold != refParser.hold {
+			return fmt.Errorf("parser, delta %d: rule a state %+v hold %q, want %+v hold %q", i, refPathState{a.run, a.slash, a.path, a.empty}, a.hold, refParser.path, refParser.hold)
 		}
 	}
 	if got, want := parser.Finish().Content, refParser.chain("", true); got != want {
