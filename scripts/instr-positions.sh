@@ -10,25 +10,31 @@
 # per-delta mean does not say. Counted by callgrind with --branch-sim=yes
 # (scripts/testdata/positions_test.go, added with go test -overlay); its
 # branch predictor is a simple model, so Bcm is a hint, not a measure.
-# INSTR_KEEP=1 keeps the profiles (one per offset, for callgrind_annotate).
+# The mean is over offsets, unweighted. A sample whose length is not a
+# multiple of 4 has deltas at more offsets (one per byte where its length
+# is odd: about 4 times the rows and the time). INSTR_KEEP=1 keeps the
+# profiles (one per offset, for callgrind_annotate), and the worktree of
+# REV.
 #
 #   scripts/instr-positions.sh muse_spark
 set -euo pipefail
 
-[ $# -ge 1 ] || { sed -n '2,14p' "$0"; exit 2; }
+[ $# -ge 1 ] || { sed -n '2,19p' "$0"; exit 2; }
 name=$1
 root=$(git rev-parse --show-toplevel)
 harness=$root/scripts/testdata
 tmp=$(mktemp -d)
 src=$root
 cleanup() {
-	[ "$src" != "$root" ] && git -C "$root" worktree remove --force "$src"
+	if [ "$src" != "$root" ]; then
+		git -C "$root" worktree remove --force "$src" || true
+	fi
 	rm -rf "$tmp"
 }
 [ -n "${INSTR_KEEP:-}" ] && echo "keeping $tmp" >&2 || trap cleanup EXIT
 if [ $# -ge 2 ]; then
+	git -C "$root" worktree add --quiet --detach "$tmp/wt" "$2"
 	src=$tmp/wt
-	git -C "$root" worktree add --quiet --detach "$src" "$2"
 fi
 printf '{"Replace":{"%s":"%s","%s":"%s","%s":"%s","%s":"%s"}}\n' \
 	"$src/parsers/zz_instr_test.go" "$harness/instr_test.go" \
@@ -55,4 +61,4 @@ done | paste "$tmp/list" - | awk -F'\t' '
 			e[1] / $3 - base[1], e[2] / $3 - base[2], e[3] / $3 - base[3], e[4] / $3 - base[4], NR
 		ir += e[1] / $3 - base[1]; bcm += e[3] / $3 - base[3]
 	}
-	END { printf "mean over %d offsets: Ir %.1f  Bcm %.2f\n", NR - 1, ir / (NR - 1), bcm / (NR - 1) }'
+	END { printf "mean over %d offsets (unweighted): Ir %.1f  Bcm %.2f\n", NR - 1, ir / (NR - 1), bcm / (NR - 1) }'

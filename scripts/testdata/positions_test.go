@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -45,11 +46,14 @@ func posDeltas(t *testing.T, name string) (deltas []reasoning.Delta, raw string,
 
 // TestInstrPositions counts, for the name INSTR_POSITIONS names, the
 // events of its ~4-byte stream (BenchmarkTable's bytes4) by the delta's
-// offset in the sample: one stream on a new parser per offset, collecting
-// only around the deltas at that offset, then one profile. A first profile
-// holds 1000 empty toggles, the cost the measure itself adds to each
-// delta. It writes to INSTR_OUT one line per profile: the offset (-1 for
-// the toggles), the delta's text, and how many deltas it measured.
+// offset in the sample, in order: one stream on a new parser per offset,
+// collecting only around the deltas at that offset, then one profile. A
+// sample whose length is not a multiple of 4 has deltas at more offsets
+// (one per byte where its length is odd), each measured fewer times. A
+// first profile holds 1000 empty measures (pairs of toggles), the cost
+// the measure itself adds to each delta. It writes to INSTR_OUT one line
+// per profile: the offset (-1 for the empty measures), the delta's text,
+// and how many deltas it measured.
 func TestInstrPositions(t *testing.T) {
 	name, out := os.Getenv("INSTR_POSITIONS"), os.Getenv("INSTR_OUT")
 	if name == "" || out == "" {
@@ -67,12 +71,7 @@ func TestInstrPositions(t *testing.T) {
 	}
 	parsers.ValgrindRequest(&[6]uint64{cgDumpStats})
 	fmt.Fprintf(&list, "-1\t%q\t1000\n", "")
-	seen := map[int]bool{}
-	for _, at := range offs {
-		if seen[at] {
-			continue
-		}
-		seen[at] = true
+	for _, at := range slices.Compact(slices.Sorted(slices.Values(offs))) {
 		p, err := reasoning.New(name, tok, thinkingOn)
 		if err != nil {
 			t.Fatal(err)
