@@ -1129,12 +1129,7 @@ func (p *pathRule) settle(s string) (string, bool) {
 	// A match: the scan starts over after it, and reads s[x:] as short.
 	run, slash, path, empty := p.run, p.slash, p.path, p.empty
 	p.run, p.slash, p.path, p.empty = false, false, false, false
-	rest := uint8(0)
-	for _, c := range []byte(s[x:]) {
-		rest |= normClass[c]
-	}
-	if p.short(s[x:], rest) < len(s)-x {
-		p.run, p.slash, p.path, p.empty = run, slash, path, empty
+	if !p.readRest(s[x:], run, slash, path, empty) {
 		return "", false
 	}
 	p.hold = ""
@@ -1163,16 +1158,27 @@ func (p *pathRule) settleNo(h, s string, x int, ext bool, seen uint8) (string, b
 	} else {
 		p.ordinary()
 	}
-	rest := uint8(0)
-	for _, c := range []byte(s[x:]) {
-		rest |= normClass[c]
-	}
-	if p.short(s[x:], rest) < len(s)-x {
-		p.run, p.slash, p.path, p.empty = run, slash, path, empty
+	if !p.readRest(s[x:], run, slash, path, empty) {
 		return "", false
 	}
 	p.hold = ""
 	return p.slab.Append(h, s), true
+}
+
+// readRest reads rest, what follows a held run settle has decided, as
+// short reads it, and reports whether it read all of it; where it did not
+// (a try would read some), it puts back the state given, the one before
+// settle decided.
+func (p *pathRule) readRest(rest string, run, slash, path, empty bool) bool {
+	seen := uint8(0)
+	for _, c := range []byte(rest) {
+		seen |= normClass[c]
+	}
+	if p.short(rest, seen) < len(rest) {
+		p.run, p.slash, p.path, p.empty = run, slash, path, empty
+		return false
+	}
+	return true
 }
 
 // bulk is feed for a text that is long, or after held text, or that a try
