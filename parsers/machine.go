@@ -1226,24 +1226,32 @@ func (s *shell) toGrammar(t string) bool {
 //go:noinline
 func (s *shell) toSection(t string) reasoning.Message {
 	l := &s.live
-	// The common delta here where the scanner holds text: the next bytes
-	// of the marker that text begins (marker.Scanner.Step).
+	// Where the scanner holds text: in a segment, Drop is asked first
+	// whether a held byte is text (as the doc says), which it tells by
+	// t's first byte against each candidate's second, where Step, for a
+	// "<" that begins several markers, first compares t with the rest of
+	// their shared prefix; the two never both take a delta, since Step
+	// takes only one that goes on with a candidate. Otherwise the common
+	// delta here: the next bytes of the marker the held text begins
+	// (marker.Scanner.Step).
 	if l.sc.Held() != "" {
+		if l.fast == directSegment {
+			if h := l.sc.Drop(t); h != "" {
+				s.segs.add(h)
+				l.pos += len(h)
+				if l.sc.Quiet(t) {
+					s.segs.add(t)
+					l.pos += len(t)
+					l.fed += len(t)
+					return reasoning.Message{}
+				}
+			}
+		}
 		if k, ok := l.sc.Step(t); ok {
 			return s.stepped(t, k)
 		}
 	}
 	if l.fast == directSegment {
-		if h := l.sc.Drop(t); h != "" {
-			s.segs.add(h)
-			l.pos++
-			if l.sc.Quiet(t) {
-				s.segs.add(t)
-				l.pos += len(t)
-				l.fed += len(t)
-				return reasoning.Message{}
-			}
-		}
 		if text, ok := l.sc.HoldEnd(t); ok {
 			s.segs.add(text)
 			l.pos += len(text)
