@@ -40,7 +40,7 @@ fi
 [ $# -ge 1 ] || { sed -n '2,12p' "$0"; exit 2; }
 
 root=$(git rev-parse --show-toplevel)
-harness=$root/scripts/testdata
+. "$root/scripts/instr-lib.sh"
 : "${REASONING_VOCAB_DIR:=$root/testdata/vocab}"
 case $REASONING_VOCAB_DIR in /*) ;; *) REASONING_VOCAB_DIR=$root/$REASONING_VOCAB_DIR ;; esac
 export REASONING_VOCAB_DIR
@@ -58,27 +58,13 @@ for i in $(seq 1 $#); do
 	rev=${!i}
 	wt=$tmp/wt.$i
 	git -C "$root" worktree add --quiet --detach "$wt" "$rev"
-	printf '{"Replace":{"%s":"%s","%s":"%s","%s":"%s"}}\n' \
-		"$wt/parsers/zz_instr_test.go" "$harness/instr_test.go" \
-		"$wt/parsers/zz_valgrind.go" "$harness/valgrind.go" \
-		"$wt/parsers/zz_valgrind_amd64.s" "$harness/valgrind_amd64.s" >"$tmp/overlay.json"
-	(cd "$wt" && go test -overlay "$tmp/overlay.json" -c -o "$tmp/parsers.test" ./parsers/)
+	instr_build "$wt" "$tmp/parsers.test" instr_test.go
 	mkdir "$tmp/cg.$i"
 	echo "$rev: counting (valgrind)" >&2
-	(cd "$wt/parsers" && GOGC=off GOMAXPROCS=1 GODEBUG=asyncpreemptoff=1,cpu.rdtscp=off \
-		INSTR_OUT="$tmp/list.$i" INSTR_NAMES="$names" \
-		valgrind --tool=callgrind --instr-atstart=no \
-		--callgrind-out-file="$tmp/cg.$i/out" \
-		"$tmp/parsers.test" -test.run '^TestInstrCount$' -test.count 1 >"$tmp/log.$i" 2>&1) ||
-		{ cat "$tmp/log.$i" >&2; exit 1; }
-	# One profile per irMeasure call, numbered in call order (out.1, out.2,
-	# ...; a last one at exit, empty, has no line in the list). Its totals
-	# line sums the costs it lists; its summary line, the event counter, can
-	# be wrong when instrumentation is switched on midway.
-	n=$(wc -l <"$tmp/list.$i")
-	for k in $(seq 1 "$n"); do
-		awk '/^totals:/ { print $2; exit }' "$tmp/cg.$i/out.$k"
-	done | paste "$tmp/list.$i" - >"$tmp/counts.$i"
+	# One profile per irMeasure call.
+	INSTR_OUT="$tmp/list.$i" INSTR_NAMES="$names" \
+		instr_run "$wt" "$tmp/parsers.test" "$tmp/cg.$i/out" "$tmp/log.$i" TestInstrCount || exit 1
+	instr_totals "$tmp/list.$i" "$tmp/cg.$i/out" '$2' >"$tmp/counts.$i"
 	git -C "$root" worktree remove --force "$wt"
 done
 

@@ -22,7 +22,7 @@ set -euo pipefail
 [ $# -ge 1 ] || { sed -n '2,19p' "$0"; exit 2; }
 name=$1
 root=$(git rev-parse --show-toplevel)
-harness=$root/scripts/testdata
+. "$root/scripts/instr-lib.sh"
 tmp=$(mktemp -d)
 src=$root
 cleanup() {
@@ -36,24 +36,13 @@ if [ $# -ge 2 ]; then
 	git -C "$root" worktree add --quiet --detach "$tmp/wt" "$2"
 	src=$tmp/wt
 fi
-printf '{"Replace":{"%s":"%s","%s":"%s","%s":"%s","%s":"%s"}}\n' \
-	"$src/parsers/zz_instr_test.go" "$harness/instr_test.go" \
-	"$src/parsers/zz_positions_test.go" "$harness/positions_test.go" \
-	"$src/parsers/zz_valgrind.go" "$harness/valgrind.go" \
-	"$src/parsers/zz_valgrind_amd64.s" "$harness/valgrind_amd64.s" >"$tmp/overlay.json"
-(cd "$src" && go test -overlay "$tmp/overlay.json" -c -o "$tmp/parsers.test" ./parsers/)
+instr_build "$src" "$tmp/parsers.test" instr_test.go positions_test.go
 mkdir "$tmp/cg"
-(cd "$src/parsers" && GOGC=off GOMAXPROCS=1 GODEBUG=asyncpreemptoff=1,cpu.rdtscp=off \
-	INSTR_OUT="$tmp/list" INSTR_POSITIONS="$name" \
-	valgrind --tool=callgrind --instr-atstart=no --collect-atstart=no --branch-sim=yes \
-	--callgrind-out-file="$tmp/cg/out" \
-	"$tmp/parsers.test" -test.run '^TestInstrPositions$' -test.count 1 >"$tmp/log" 2>&1) ||
-	{ cat "$tmp/log" >&2; exit 1; }
+INSTR_OUT="$tmp/list" INSTR_POSITIONS="$name" \
+	instr_run "$src" "$tmp/parsers.test" "$tmp/cg/out" "$tmp/log" TestInstrPositions \
+	--collect-atstart=no --branch-sim=yes || exit 1
 # Profile k (out.k) is line k of the list: the toggles first.
-n=$(wc -l <"$tmp/list")
-for k in $(seq 1 "$n"); do
-	awk '/^totals:/ { print $2, $3, $4, $5; exit }' "$tmp/cg/out.$k"
-done | paste "$tmp/list" - | awk -F'\t' '
+instr_totals "$tmp/list" "$tmp/cg/out" '$2, $3, $4, $5' | awk -F'\t' '
 	{ split($4, e, " ") }
 	NR == 1 { for (i = 1; i <= 4; i++) base[i] = e[i] / $3; next }
 	{
