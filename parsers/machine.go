@@ -1320,7 +1320,20 @@ func (s *shell) feedOn(held, before string, k int) reasoning.Message {
 			break
 		}
 		l.found(k, accept, s.out)
+		if l.sc.Spent() { // the marker ends the delta, as a token's often does
+			break
+		}
 		held, before, k = l.sc.Next()
+		if l.fast >= 0 && k < 0 && held == "" && r.n == 0 && c.n == 0 && (before == "" || !holds(l.hold, before[len(before)-1])) {
+			// The common rest after a marker: text of its own, where the
+			// stance sends text as it comes and nothing of the delta has
+			// gone out yet: the delta's message, without the pieces.
+			l.pos += len(before)
+			if s.watch != l.extra { // an ID used up: the next delta may go direct
+				s.watchPending()
+			}
+			return l.directMessage(before)
+		}
 	}
 	if s.watch != l.extra { // an ID used up: the next delta may go direct
 		s.watchPending()

@@ -724,6 +724,10 @@ func (s *Scanner) HoldEnd(t string) (string, bool) {
 	return t[:i], true
 }
 
+// Spent reports whether Next has nothing left to return: nothing is held
+// and the delta fed last is consumed, as after a marker that ends it.
+func (s *Scanner) Spent() bool { return s.held == "" && s.cur == len(s.delta) }
+
 // Held returns the text held back between deltas. It stays as returned:
 // held text is part of a delta or of a marker's own string.
 func (s *Scanner) Held() string { return s.held }
