@@ -475,9 +475,8 @@ func (d *driver) feedWhole(t tableMover, output string, x *gather, wide bool) {
 	if work.Counting && (d.extra != 0 || d.runs) {
 		panic(fmt.Sprintf("parsers: feedWhole given a driver that watches extra markers (%#x) or holds runs (%t)", d.extra, d.runs))
 	}
-	if wide {
+	if d.wide = wide && d.mask != 0; d.wide { // where none counts, none is looked for
 		d.sc.SetActive(^uint64(0))
-		d.wide = true
 	}
 	d.sc.Feed(output)
 	d.fed += len(output)
