@@ -211,6 +211,11 @@ type driver struct {
 	// takes it at once.
 	run  []piece
 	runs bool
+	// wide says that the scanner watches every marker, not only those that
+	// count (mask), which the driver then tells apart itself (feedWhole,
+	// for markers that wideMarkers allows): use leaves the scanner's set
+	// as it is, but where none counts any more.
+	wide bool
 	// extra holds markers the scanner watches although they do not count:
 	// those whose token has arrived and whose text has not been seen (IDs
 	// beat text), so that the text uses the ID up where it does not count,
@@ -458,10 +463,20 @@ func (d *driver) settle(out emitter) {
 // takes the run before anything else it sees, and at the end, before
 // finish. Extract's driver watches no extra markers (IDs beat text only in
 // a stream) and is not one that runs (d.runs); builds that count work
-// check it.
-func (d *driver) feedWhole(t tableMover, output string, x *gather) {
+// check it. With wide, which the markers must allow (wideMarkers), the
+// scanner watches every marker (driver.wide), so that a grammar that moves
+// between sets at every marker does not change the scanner's at each,
+// until it finds one that does not count, which is text, as where the
+// text before it moved the stance: a text with markers that do not count
+// where they come (a block's markers after the one block a family takes)
+// is then searched for those that count alone, as where none counts any
+// more (use), which spares searching the rest at all.
+func (d *driver) feedWhole(t tableMover, output string, x *gather, wide bool) {
 	if work.Counting && (d.extra != 0 || d.runs) {
 		panic(fmt.Sprintf("parsers: feedWhole given a driver that watches extra markers (%#x) or holds runs (%t)", d.extra, d.runs))
+	}
+	if d.wide = wide && d.mask != 0; d.wide { // where none counts, none is looked for
+		d.sc.SetActive(^uint64(0))
 	}
 	d.sc.Feed(output)
 	d.fed += len(output)
@@ -488,10 +503,15 @@ func (d *driver) feedWhole(t tableMover, output string, x *gather) {
 			if len(d.run) > 0 {
 				d.settle(x.emit) // what the scanner holds at the end follows it
 			}
+			d.wide = false
 			return
 		}
 		mk := d.markers[k]
-		if d.mask&(1<<k) == 0 { // the text before it moved the stance: text now
+		if d.mask&(1<<k) == 0 { // the text before it moved the stance, or one watched wide: text now
+			if d.wide {
+				d.wide = false
+				d.sc.SetActive(d.mask)
+			}
 			if d.direct >= 0 {
 				d.sendWhole(mk, x)
 			} else {
@@ -577,7 +597,8 @@ func (d *driver) sync() {
 // use makes st, the grammar's stance, the driver's.
 func (d *driver) use(st stance) {
 	d.mask = st.mask
-	if m := st.mask | d.extra; m != d.sc.Active() {
+	if m := st.mask | d.extra; m != d.sc.Active() && (!d.wide || m == 0) { // wide: none counts any more, none to watch
+		d.wide = false
 		d.sc.SetActive(m)
 	}
 	d.moves, d.direct, d.hold = st.moves, st.direct, st.hold
@@ -776,6 +797,7 @@ type shell struct {
 	spare   driver  // Extract's, reused
 	gather  gather  // Extract's sections, reused
 	extract grammar // Extract's grammar between outputs, a copy of initial; nil before the first
+	wide    int8    // Extract's scanner watches every marker (1) or not (-1); 0: not known yet (wideExtract)
 	stream
 	out  emitter         // the streaming emitter, made once
 	segs *segmentBuilder // the live grammar's segments (segmented), else nil
@@ -959,6 +981,50 @@ func (s *shell) extractOwned(output string) (m reasoning.Message, own []byte) {
 	return s.extractAs(output, true)
 }
 
+// wideExtract reports whether Extract's scanner may watch every marker of
+// the family (wideMarkers), found once per shell.
+func (s *shell) wideExtract() bool {
+	if s.wide == 0 {
+		s.wide = -1
+		if wideMarkers(s.spec.markers) {
+			s.wide = 1
+		}
+	}
+	return s.wide > 0
+}
+
+// wideMarkers reports whether a scanner may watch every one of markers
+// where only some count, the driver taking the others for text, and find
+// the markers that count where a scanner that watches them alone would:
+// no marker ends in what another begins with, so that one taken for text
+// hides no marker that counts. The markers share their first byte, so that
+// the scanner looks for it alone (Scanner.index), where markers apart
+// would cost a search each, and are few (wideMax).
+func wideMarkers(markers []string) bool {
+	if len(markers) > wideMax {
+		return false
+	}
+	for i, a := range markers {
+		if a[0] != markers[0][0] {
+			return false
+		}
+		for j, b := range markers {
+			for n := 1; n < len(a) && i != j; n++ {
+				if strings.HasPrefix(b, a[n:]) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// wideMax is the most markers wideMarkers allows: where the shared first
+// byte comes, the scanner tries each marker watched in turn
+// (Scanner.startsAt), which costs Command A's ten (cohere_command4) more
+// than the changes of set spared (1 MiB Extract: +17% instructions).
+const wideMax = 4
+
 // extractAs is Extract, or with owned set extractOwned.
 func (s *shell) extractAs(output string, owned bool) (m reasoning.Message, own []byte) {
 	g := s.extract
@@ -969,7 +1035,7 @@ func (s *shell) extractAs(output string, owned bool) (m reasoning.Message, own [
 	x := &s.gather
 	if t, ok := g.(tableMover); ok {
 		x.start(output)
-		s.spare.feedWhole(t, output, x)
+		s.spare.feedWhole(t, output, x, s.wideExtract())
 		s.spare.finish(x.emit)
 	} else {
 		gatherText(&s.spare, output, x)

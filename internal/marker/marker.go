@@ -1033,7 +1033,12 @@ func (s *Scanner) index(rest string) (pos, k int) {
 	case s.lead == "": // a long delta (a short one is nextShort's)
 		return s.indexEach(s.cur, true)
 	case s.active&(s.active-1) == 0: // one marker, the lead: its own search
-		i := strings.Index(rest, s.lead)
+		i := -1
+		if far := len(rest) > farText; far && len(s.lead) > 1 {
+			i = indexFar(rest, s.lead)
+		} else {
+			i = strings.Index(rest, s.lead)
+		}
 		if i < 0 {
 			work.Add(len(rest))
 			return 0, -1
@@ -1042,7 +1047,15 @@ func (s *Scanner) index(rest string) (pos, k int) {
 		return i, bits.TrailingZeros64(s.active)
 	}
 	for off, misses := 0, 0; ; {
-		i := strings.Index(rest[off:], s.lead)
+		var i int
+		switch {
+		case len(s.lead) == 1: // most: "<"
+			i = strings.IndexByte(rest[off:], s.lead[0])
+		case len(rest)-off > farText:
+			i = indexFar(rest[off:], s.lead)
+		default:
+			i = strings.Index(rest[off:], s.lead)
+		}
 		if i < 0 {
 			work.Add(len(rest) - off)
 			return 0, -1
@@ -1058,6 +1071,42 @@ func (s *Scanner) index(rest string) (pos, k int) {
 		off++
 		if misses++; misses > 4+off>>4 {
 			return s.indexEach(s.cur+off, false)
+		}
+	}
+}
+
+// farText is the length past which index searches with indexFar: Extract's
+// text, not a stream's delta, where strings.Index compares at many offsets
+// at once.
+const farText = 1024
+
+// indexFar is strings.Index(t, mk) for a long t (farText) and a marker,
+// or a prefix markers share, of two bytes or more, which t holds rarely
+// where it holds mk's first byte: it looks for that byte
+// (strings.IndexByte) and compares the rest there, as strings.Index does
+// but for the checks it makes first at every call, which cost a text dense
+// in markers (Extract's: a search per marker) as much as the search. Where
+// the byte comes often without mk, strings.Index searches the rest.
+func indexFar(t, mk string) int {
+	c := mk[0]
+	for off, misses := 0, 0; ; {
+		j := strings.IndexByte(t[off:], c)
+		if j < 0 {
+			return -1
+		}
+		off += j
+		if len(t)-off < len(mk) {
+			return -1
+		}
+		if t[off+1] == mk[1] && t[off:off+len(mk)] == mk {
+			return off
+		}
+		off++
+		if misses++; misses > 4+off>>4 {
+			if j := strings.Index(t[off:], mk); j >= 0 {
+				return off + j
+			}
+			return -1
 		}
 	}
 }
