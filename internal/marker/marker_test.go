@@ -931,3 +931,30 @@ func TestStep(t *testing.T) {
 		t.Fatalf("Step took %d deltas, ended a marker in %d", took, ended)
 	}
 }
+
+// TestIndexFar checks indexFar against strings.Index on random texts of up
+// to a few times farText, from alphabets where the marker's first byte
+// comes often without the rest (so that the fallback to strings.Index is
+// taken) and rarely, for markers and shared prefixes of 2 to 9 bytes.
+func TestIndexFar(t *testing.T) {
+	seed := uint64(20261205)
+	r := rand.New(rand.NewPCG(seed, 1))
+	cases := []struct {
+		mk       string
+		alphabet []string
+	}{
+		{"</think>", []string{"<", "</", "</think", "</think>", "a", "b c ", "\n", "<think>"}},
+		{"<|", []string{"<", "|", "<|", "x", "yz", " "}},
+		{"<|end|>", []string{"<|end|", "<|end", "<", "|>", "e", "text "}},
+		{"[THINK]", []string{"[", "[THINK", "[THINK]", "]", "word "}},
+		{"ab", []string{"a", "b", "aab", "ba"}},
+	}
+	for _, c := range cases {
+		for range 300 {
+			text := randomText(r, c.alphabet, 3*farText/2)
+			if got, want := indexFar(text, c.mk), strings.Index(text, c.mk); got != want {
+				t.Fatalf("seed %d: indexFar(%q..., %q) = %d, strings.Index %d (len %d)", seed, text[:min(len(text), 40)], c.mk, got, want, len(text))
+			}
+		}
+	}
+}
