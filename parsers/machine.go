@@ -225,7 +225,7 @@ type driver struct {
 
 // reset makes d run g over new text, from offset 0.
 func (d *driver) reset(g grammar, markers []string) {
-	d.g, d.markers, d.pos, d.fed, d.run = g, markers, 0, 0, d.run[:0]
+	d.g, d.markers, d.pos, d.fed, d.run, d.wide = g, markers, 0, 0, d.run[:0], false
 	d.sc.Reset(markers)
 	d.sync()
 }
@@ -463,14 +463,16 @@ func (d *driver) settle(out emitter) {
 // takes the run before anything else it sees, and at the end, before
 // finish. Extract's driver watches no extra markers (IDs beat text only in
 // a stream) and is not one that runs (d.runs); builds that count work
-// check it. With wide, which the markers must allow (wideMarkers), the
-// scanner watches every marker (driver.wide), so that a grammar that moves
-// between sets at every marker does not change the scanner's at each,
-// until it finds one that does not count, which is text, as where the
-// text before it moved the stance: a text with markers that do not count
-// where they come (a block's markers after the one block a family takes)
-// is then searched for those that count alone, as where none counts any
-// more (use), which spares searching the rest at all.
+// check it.
+//
+// With wide, which the markers must allow (wideMarkers), the scanner
+// watches every marker (driver.wide), so that a grammar that moves
+// between two sets at every marker does not change the scanner's at each.
+// A marker found that does not count is text, as one is where the text
+// before it moved the stance, and ends the wide watch: the rest is
+// searched for the markers that count alone, which spares a text whose
+// markers stop counting (those after the one block a family takes) a stop
+// at each. Where no marker counts any more, none is searched for (use).
 func (d *driver) feedWhole(t tableMover, output string, x *gather, wide bool) {
 	if work.Counting && (d.extra != 0 || d.runs) {
 		panic(fmt.Sprintf("parsers: feedWhole given a driver that watches extra markers (%#x) or holds runs (%t)", d.extra, d.runs))
