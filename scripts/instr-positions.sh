@@ -14,12 +14,13 @@
 # multiple of 4 has deltas at more offsets (one per byte where its length
 # is odd: about 4 times the rows and the time). INSTR_KEEP=1 keeps the
 # profiles (one per offset, for callgrind_annotate), and the worktree of
-# REV.
+# REV. INSTR_CHUNK=token measures the token column's deltas instead
+# (the sample's real tokens with their IDs), by their offsets.
 #
 #   scripts/instr-positions.sh muse_spark
 set -euo pipefail
 
-[ $# -ge 1 ] || { sed -n '2,19p' "$0"; exit 2; }
+[ $# -ge 1 ] || { sed -n '2,21p' "$0"; exit 2; }
 name=$1
 root=$(git rev-parse --show-toplevel)
 . "$root/scripts/instr-lib.sh"

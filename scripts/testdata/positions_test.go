@@ -17,6 +17,7 @@ import (
 	"github.com/reasoning-go/reasoning"
 	"github.com/reasoning-go/reasoning/internal/conformance"
 	"github.com/reasoning-go/reasoning/parsers"
+	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
 // cgToggleCollect switches callgrind's collection of events on or off
@@ -30,13 +31,28 @@ var toggleArgs = [6]uint64{cgToggleCollect}
 // posDeltas returns BenchmarkTable's ~4-byte deltas of name's sample
 // repeated to 64 KiB, the sample itself, and each delta's offset in the
 // sample (deltas cut across the sample's end count at their start).
-func posDeltas(t *testing.T, name string) (deltas []reasoning.Delta, raw string, offs []int) {
+// With INSTR_CHUNK=token the deltas are instead the sample's real tokens
+// with their IDs, in the vocabulary tok (BenchmarkTable's token column).
+func posDeltas(t *testing.T, name string, tok tokenizer.Tokenizer) (deltas []reasoning.Delta, raw string, offs []int) {
 	b, err := os.ReadFile("../testdata/samples/" + name + ".txt")
 	if err != nil {
 		t.Fatal(err)
 	}
 	raw = string(b)
 	small := strings.Repeat(raw, (64<<10)/len(raw)+1)[:64<<10]
+	if os.Getenv("INSTR_CHUNK") == "token" {
+		chs, err := conformance.TokenChunkings(tok, small)
+		if err != nil {
+			t.Fatal(err)
+		}
+		at := 0
+		for _, d := range chs[0].Deltas {
+			deltas = append(deltas, d)
+			offs = append(offs, at%len(raw))
+			at += len(d.Text)
+		}
+		return deltas, raw, offs
+	}
 	for i := 0; i < len(small); i += 4 {
 		deltas = append(deltas, reasoning.Delta{Text: small[i:min(len(small), i+4)]})
 		offs = append(offs, i%len(raw))
@@ -60,8 +76,11 @@ func TestInstrPositions(t *testing.T) {
 		t.Skip("INSTR_POSITIONS or INSTR_OUT not set: run by scripts/instr-positions.sh")
 	}
 	runtime.MemProfileRate = 0
-	deltas, raw, offs := posDeltas(t, name)
 	tok := conformance.Tokenizer(name, nil)
+	if os.Getenv("INSTR_CHUNK") == "token" {
+		tok, _ = vocabFor(t, name)
+	}
+	deltas, raw, offs := posDeltas(t, name, tok)
 	var list strings.Builder
 	parsers.ValgrindRequest(&[6]uint64{cgStartInstrumentation})
 	parsers.ValgrindRequest(&[6]uint64{cgZeroStats})
@@ -89,7 +108,11 @@ func TestInstrPositions(t *testing.T) {
 			n++
 		}
 		parsers.ValgrindRequest(&[6]uint64{cgDumpStats})
-		fmt.Fprintf(&list, "%d\t%q\t%d\n", at, raw[at:min(len(raw), at+4)], n)
+		text := raw[at:min(len(raw), at+4)]
+		if i := slices.Index(offs, at); os.Getenv("INSTR_CHUNK") == "token" {
+			text = deltas[i].Text
+		}
+		fmt.Fprintf(&list, "%d\t%q\t%d\n", at, text, n)
 		p.Finish()
 	}
 	if err := os.WriteFile(out, []byte(list.String()), 0o644); err != nil {
