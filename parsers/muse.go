@@ -661,15 +661,19 @@ func (g *museGrammar) openHeader(at int, out emitter) {
 			if end == 0 {
 				end = len(g.prefix) + g.header.n
 			}
-			i, off := g.pieceAt(g.nameAt)
-			switch s := g.headerPiece(i); {
-			case end <= off+len(s): // one piece holds it, as a rule
-				recipient = s[g.nameAt-off : end-off]
-			case end-g.nameAt == len(g.tool) && g.headerHas(g.nameAt, i, off, g.tool):
-				recipient = g.tool // the tool called last, called again
-			default:
-				recipient = g.headerSpan(g.nameAt, i, off, end)
-				g.tool = recipient
+			if g.nameEnd == 0 && end-g.nameAt == len(g.tool) && g.headerEnds(g.tool) {
+				recipient = g.tool // the tool called last, called again, the header's end
+			} else {
+				i, off := g.pieceAt(g.nameAt)
+				switch s := g.headerPiece(i); {
+				case end <= off+len(s): // one piece holds it, as a rule
+					recipient = s[g.nameAt-off : end-off]
+				case end-g.nameAt == len(g.tool) && g.headerHas(g.nameAt, i, off, g.tool):
+					recipient = g.tool
+				default:
+					recipient = g.headerSpan(g.nameAt, i, off, end)
+					g.tool = recipient
+				}
 			}
 		}
 		route = routeOf(recipient)
@@ -734,6 +738,32 @@ func (g *museGrammar) headerHas(from, i, off int, w string) bool {
 		}
 		s, ps = ps[0].s, ps[1:]
 	}
+}
+
+// headerEnds reports whether the header's text (prefix, then header) ends
+// in w, read from its end, where the recipient lies: the tool the last
+// header named is not joined, nor its first piece looked for (pieceAt).
+func (g *museGrammar) headerEnds(w string) bool {
+	ps, e := g.header.ps, len(w) // w[:e] is what is left to find
+	for j := len(ps) - 1; j >= -1; j-- {
+		s := g.prefix
+		if j >= 0 {
+			s = ps[j].s
+		}
+		if len(s) > e { // the piece the recipient begins in
+			s = s[len(s)-e:]
+		}
+		t := w[e-len(s) : e][:len(s)]
+		for k := range len(s) { // a few bytes a piece: no call to compare them
+			if s[k] != t[k] {
+				return false
+			}
+		}
+		if e -= len(s); e == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // headerSpan returns the header's text from offset from, in piece i,

@@ -202,13 +202,11 @@ func (s *Scanner) SetActive(mask uint64) {
 // use makes sets[slot], whose table is tabs[slot], the active set.
 func (s *Scanner) use(slot int) {
 	e := &s.sets[slot]
-	s.active, s.lead, s.longest, s.short, s.slot = e.mask, e.lead, int(e.longest), int(e.short), slot
-	s.only, s.first, s.grouped = -1, nil, 0
-	if s.lead != "" {
-		s.only = int(s.lead[0])
-	}
+	s.active, s.lead, s.longest, s.short, s.only, s.slot = e.mask, e.lead, int(e.longest), int(e.short), int(e.only1)-1, slot
 	if s.tabOf[slot] == e.mask { // its table is filled: table need not look
 		s.first, s.grouped = &s.tabs[slot], s.groups[slot].mask
+	} else {
+		s.first, s.grouped = nil, 0
 	}
 }
 
@@ -217,6 +215,7 @@ type activeSet struct {
 	mask           uint64 // the set
 	lead           string // the longest prefix its markers share ("" when none)
 	longest, short int32  // the lengths of its longest and shortest markers
+	only1          int32  // 1 + the first byte all its markers share, else 0 (a zero entry's)
 }
 
 // set returns the entry of sets that holds what SetActive derives from
@@ -248,6 +247,9 @@ func (s *Scanner) derive(mask uint64) activeSet {
 			e.lead = e.lead[:commonPrefix(e.lead, mk)]
 		}
 		e.longest, e.short = max(e.longest, int32(len(mk))), min(e.short, int32(len(mk)))
+	}
+	if e.lead != "" {
+		e.only1 = 1 + int32(e.lead[0])
 	}
 	return e
 }
