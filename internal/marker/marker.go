@@ -883,10 +883,13 @@ func (s *Scanner) Step(t string) (k int, ok bool) {
 			s.cur = len(s.markers[k]) - len(h)
 			s.held, s.cand = "", 0
 			return k, true
-		case more != 0:
-			s.Feed(t)
-			s.cur = len(t)
-			s.hold(more, len(h)+len(t))
+		case more != 0: // Feed(t), all of it read, and hold, candOf being the active set
+			s.delta, s.cur, s.known = t, len(t), 0
+			if !s.seen.fresh {
+				s.seen.t = ""
+			}
+			s.seen.fresh = false
+			s.held, s.cand = s.markers[bits.TrailingZeros64(more)][:len(h)+len(t)], more
 			return -1, true
 		}
 		s.missed = true
