@@ -966,6 +966,21 @@ func (s *Scanner) extend(h, b string) (k int, more uint64) {
 		p, b = q, b[n:]
 		cand &= g.parts.of(b[0], cand)
 	}
+	if cand != 0 && cand&(cand-1) == 0 && len(b) >= 4 && len(b) <= 8 { // one candidate, and a token of 4 to 8 bytes ("message"): compared as two words
+		k := bits.TrailingZeros64(cand)
+		mk := s.markers[k]
+		if rest := mk[p:]; len(rest) >= len(b) {
+			work.Add(len(rest))
+			n := len(b)
+			if Word32(rest) != Word32(b) || Word32(rest[n-4:]) != Word32(b[n-4:]) {
+				return -1, 0
+			}
+			if n == len(rest) {
+				return k, 0
+			}
+			return -1, cand
+		}
+	}
 	for m := cand; m != 0; m &= m - 1 {
 		k := bits.TrailingZeros64(m)
 		mk := s.markers[k]
