@@ -880,18 +880,27 @@ func (s *Scanner) Step(t string) (k int, ok bool) {
 		return -1, false
 	}
 	if cand&(cand-1) != 0 { // several: extend tells them apart
-		if p, q := len(h), len(s.lead); len(t) == 1 && p < q && s.lead[p] == t[0] && q < s.short {
-			// The common t here, the next byte of the prefix all active
-			// markers share ("|" after "<"), what extend would find: every
-			// active marker goes on with it (cand), their shared bytes,
-			// which are the first one's, held.
-			s.delta, s.cur, s.known = t, 1, 0 // Feed(t), all of it read
-			if !s.seen.fresh {
-				s.seen.t = ""
+		if len(t) == 1 {
+			// The common t here, the next byte of the prefix that all
+			// active markers, or all of the group's, share ("|" after
+			// "<"), what extend would find: all of them go on with it
+			// (cand), their shared bytes, which are the first one's, held.
+			lead, p := s.lead, len(h)
+			if len(lead) >= s.short {
+				lead = ""
 			}
-			s.seen.fresh = false
-			s.held = s.lead[:p+1]
-			return -1, true
+			if p >= len(lead) && cand == s.grouped {
+				lead = s.groups[s.slot].lead
+			}
+			if p < len(lead) && lead[p] == t[0] {
+				s.delta, s.cur, s.known = t, 1, 0 // Feed(t), all of it read
+				if !s.seen.fresh {
+					s.seen.t = ""
+				}
+				s.seen.fresh = false
+				s.held = lead[:p+1]
+				return -1, true
+			}
 		}
 		k, more := s.extend(h, t)
 		switch {
