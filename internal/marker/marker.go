@@ -789,7 +789,7 @@ func (s *Scanner) Next() (held, text string, m int) {
 	if s.only < 0 && len(rest) <= 32 && s.active != 0 { // a delta, where the markers do not all begin with one byte
 		return s.nextShort(held, rest)
 	}
-	if len(rest) < s.short { // no marker fits: only its end may begin one (a "<" token), which partial finds without Quiet's look first
+	if len(rest) == 1 && s.short > 1 { // one byte, no marker: a marker's beginning (a "<" token), which partial finds without Quiet's look first
 		n, cand := s.partial(rest)
 		return held, s.holdFrom(rest, len(rest)-n, cand), -1
 	}
