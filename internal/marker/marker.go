@@ -791,6 +791,10 @@ func (s *Scanner) Next() (held, text string, m int) {
 	if s.only < 0 && len(rest) <= 32 && s.active != 0 { // a delta, where the markers do not all begin with one byte
 		return s.nextShort(held, rest)
 	}
+	if len(rest) == 1 && s.short > 1 { // one byte, no marker: a marker's beginning (a "<" token), which partial finds without Quiet's look first
+		n, cand := s.partial(rest)
+		return held, s.holdFrom(rest, len(rest)-n, cand), -1
+	}
 	// The common delta: nothing to look for. Quiet (nothing is held now)
 	// answers for a short rest where the markers share a first byte, or
 	// where none is active; a longer rest is index's, which searches it
@@ -878,6 +882,28 @@ func (s *Scanner) Step(t string) (k int, ok bool) {
 		return -1, false
 	}
 	if cand&(cand-1) != 0 { // several: extend tells them apart
+		if len(t) == 1 {
+			// The common t here, the next byte of the prefix that all
+			// active markers, or all of the group's, share ("|" after
+			// "<"), what extend would find: all of them go on with it
+			// (cand), their shared bytes, which are the first one's, held.
+			lead, p := s.lead, len(h)
+			if len(lead) >= s.short {
+				lead = ""
+			}
+			if p >= len(lead) && cand == s.grouped {
+				lead = s.groups[s.slot].lead
+			}
+			if p < len(lead) && lead[p] == t[0] {
+				s.delta, s.cur, s.known = t, 1, 0 // Feed(t), all of it read
+				if !s.seen.fresh {
+					s.seen.t = ""
+				}
+				s.seen.fresh = false
+				s.held = lead[:p+1]
+				return -1, true
+			}
+		}
 		k, more := s.extend(h, t)
 		switch {
 		case k >= 0:
@@ -885,10 +911,13 @@ func (s *Scanner) Step(t string) (k int, ok bool) {
 			s.cur = len(s.markers[k]) - len(h)
 			s.held, s.cand = "", 0
 			return k, true
-		case more != 0:
-			s.Feed(t)
-			s.cur = len(t)
-			s.hold(more, len(h)+len(t))
+		case more != 0: // Feed(t), all of it read, and hold, candOf being the active set
+			s.delta, s.cur, s.known = t, len(t), 0
+			if !s.seen.fresh {
+				s.seen.t = ""
+			}
+			s.seen.fresh = false
+			s.held, s.cand = s.markers[bits.TrailingZeros64(more)][:len(h)+len(t)], more
 			return -1, true
 		}
 		s.missed = true
@@ -964,6 +993,21 @@ func (s *Scanner) extend(h, b string) (k int, more uint64) {
 		}
 		p, b = q, b[n:]
 		cand &= g.parts.of(b[0], cand)
+	}
+	if cand != 0 && cand&(cand-1) == 0 && len(b) >= 4 && len(b) <= 8 { // one candidate, and a token of 4 to 8 bytes ("message"): compared as two words
+		k := bits.TrailingZeros64(cand)
+		mk := s.markers[k]
+		if rest := mk[p:]; len(rest) >= len(b) {
+			work.Add(len(rest))
+			n := len(b)
+			if Word32(rest) != Word32(b) || Word32(rest[n-4:]) != Word32(b[n-4:]) {
+				return -1, 0
+			}
+			if n == len(rest) {
+				return k, 0
+			}
+			return -1, cand
+		}
 	}
 	for m := cand; m != 0; m &= m - 1 {
 		k := bits.TrailingZeros64(m)
