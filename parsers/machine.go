@@ -1318,12 +1318,25 @@ func (s *shell) toSection(t string) reasoning.Message {
 		if k, ok := l.sc.Step(t); ok {
 			return s.stepped(t, k)
 		}
+		if l.fast >= 0 {
+			if h := l.sc.DropMissed(); h != "" {
+				return s.afterDropped(h, t)
+			}
+		}
 	}
-	if l.fast == directSegment {
+	if l.fast != directHeld {
 		if text, ok := l.sc.HoldEnd(t); ok {
-			s.segs.add(text)
-			l.pos += len(text)
 			l.fed += len(t)
+			switch {
+			case l.fast == directSegment:
+				s.segs.add(text)
+			case text != "" && holds(l.hold, text[len(text)-1]):
+				return s.feedOn("", text, -1)
+			default:
+				l.pos += len(text)
+				return l.directMessage(text)
+			}
+			l.pos += len(text)
 			return reasoning.Message{}
 		}
 	}
@@ -1355,10 +1368,7 @@ func (s *shell) toSection(t string) reasoning.Message {
 		case before == "":
 			text = held
 		default:
-			start := s.slab.Begin(len(held) + len(before))
-			s.slab.WriteString(held)
-			s.slab.WriteString(before)
-			text = s.slab.End(start)
+			text = s.slab.Append(held, before)
 		}
 		if l.fast == int8(phaseReasoning) {
 			return reasoning.Message{Reasoning: text}
@@ -1366,6 +1376,29 @@ func (s *shell) toSection(t string) reasoning.Message {
 		return reasoning.Message{Content: text}
 	}
 	return s.feedOn(held, before, k)
+}
+
+// afterDropped is toSection for t where the driver's stance sends text
+// straight to a section and h, the one byte the scanner held, is text
+// (marker.Scanner.DropMissed): h and t go as a quiet delta does where t is
+// quiet, else h and the text Next returns before its first marker.
+//
+//go:noinline
+func (s *shell) afterDropped(h, t string) reasoning.Message {
+	l := &s.live
+	if l.sc.Quiet(t) {
+		l.pos += len(h) + len(t)
+		l.fed += len(t)
+		return l.directMessage(s.slab.Append(h, t))
+	}
+	l.sc.Feed(t)
+	l.fed += len(t)
+	_, before, k := l.sc.Next() // nothing held: its held text is ""
+	if k < 0 && (before == "" || !holds(l.hold, before[len(before)-1])) {
+		l.pos += len(h) + len(before)
+		return l.directMessage(s.slab.Append(h, before))
+	}
+	return s.feedOn(h, before, k)
 }
 
 // feedOn is the driver's feed, for toSection and release, from where the
