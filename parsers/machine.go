@@ -1394,7 +1394,11 @@ func (s *shell) afterDropped(h, t string) reasoning.Message {
 	l.sc.Feed(t)
 	l.fed += len(t)
 	_, before, k := l.sc.Next() // nothing held: its held text is ""
-	if k < 0 && (before == "" || !holds(l.hold, before[len(before)-1])) {
+	last := h[0]
+	if before != "" {
+		last = before[len(before)-1]
+	}
+	if k < 0 && !holds(l.hold, last) {
 		l.pos += len(h) + len(before)
 		return l.directMessage(s.slab.Append(h, before))
 	}
