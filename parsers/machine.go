@@ -1368,7 +1368,10 @@ func (s *shell) toSection(t string) reasoning.Message {
 		case before == "":
 			text = held
 		default:
-			text = s.slab.Append(held, before)
+			start := s.slab.Begin(len(held) + len(before))
+			s.slab.WriteString(held)
+			s.slab.WriteString(before)
+			text = s.slab.End(start)
 		}
 		if l.fast == int8(phaseReasoning) {
 			return reasoning.Message{Reasoning: text}
