@@ -1318,12 +1318,25 @@ func (s *shell) toSection(t string) reasoning.Message {
 		if k, ok := l.sc.Step(t); ok {
 			return s.stepped(t, k)
 		}
+		if l.fast >= 0 {
+			if h := l.sc.DropMissed(); h != "" {
+				return s.afterDropped(h, t)
+			}
+		}
 	}
-	if l.fast == directSegment {
+	if l.fast != directHeld {
 		if text, ok := l.sc.HoldEnd(t); ok {
-			s.segs.add(text)
-			l.pos += len(text)
 			l.fed += len(t)
+			switch {
+			case l.fast == directSegment:
+				s.segs.add(text)
+			case text != "" && holds(l.hold, text[len(text)-1]):
+				return s.feedOn("", text, -1)
+			default:
+				l.pos += len(text)
+				return l.directMessage(text)
+			}
+			l.pos += len(text)
 			return reasoning.Message{}
 		}
 	}
@@ -1366,6 +1379,33 @@ func (s *shell) toSection(t string) reasoning.Message {
 		return reasoning.Message{Content: text}
 	}
 	return s.feedOn(held, before, k)
+}
+
+// afterDropped is toSection for t where the driver's stance sends text
+// straight to a section and h, the one byte the scanner held, is text
+// (marker.Scanner.DropMissed): h and t go as a quiet delta does where t is
+// quiet, else h and the text Next returns before its first marker.
+//
+//go:noinline
+func (s *shell) afterDropped(h, t string) reasoning.Message {
+	l := &s.live
+	if l.sc.Quiet(t) {
+		l.pos += len(h) + len(t)
+		l.fed += len(t)
+		return l.directMessage(s.slab.Append(h, t))
+	}
+	l.sc.Feed(t)
+	l.fed += len(t)
+	_, before, k := l.sc.Next() // nothing held: its held text is ""
+	last := h[0]
+	if before != "" {
+		last = before[len(before)-1]
+	}
+	if k < 0 && !holds(l.hold, last) {
+		l.pos += len(h) + len(before)
+		return l.directMessage(s.slab.Append(h, before))
+	}
+	return s.feedOn(h, before, k)
 }
 
 // feedOn is the driver's feed, for toSection and release, from where the

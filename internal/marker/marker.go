@@ -716,14 +716,38 @@ func (s *Scanner) Plain(t string) bool {
 // no other place of it: it holds that end and returns the text before
 // it, as Feed(t) and Next would, and reports true. It reports false, and
 // changes nothing, for any other t.
+// Its first test is inlined, so that a caller whose Quiet never notes
+// what it found (markers that share a first byte) pays little for it.
 func (s *Scanner) HoldEnd(t string) (string, bool) {
-	if !s.seen.fresh || s.seen.k >= 0 || s.seen.of != s.active || s.held != "" || !sameString(s.seen.t, t) {
+	if !s.seen.fresh {
+		return "", false
+	}
+	return s.holdEnd(t)
+}
+
+// holdEnd is HoldEnd past its first test.
+func (s *Scanner) holdEnd(t string) (string, bool) {
+	if s.seen.k >= 0 || s.seen.of != s.active || s.held != "" || !sameString(s.seen.t, t) {
 		return "", false
 	}
 	i := s.seen.at
 	s.delta, s.cur, s.known, s.seen.fresh = t, len(t), 0, false
 	s.held, s.cand, s.candOf = t[i:], s.seen.cand, s.active
 	return t[:i], true
+}
+
+// DropMissed returns the text held back, where it is one byte at which
+// Step, which has just reported false, found no active marker to begin
+// with the delta it was given, and holds nothing then: the byte is text,
+// which Next, after that delta's Feed, would return first. It returns ""
+// and changes nothing otherwise.
+func (s *Scanner) DropMissed() string {
+	h := s.held
+	if !s.missed || len(h) != 1 {
+		return ""
+	}
+	s.held, s.cand, s.missed = "", 0, false
+	return h
 }
 
 // Spent reports whether Next has nothing left to return: nothing is held

@@ -57,7 +57,9 @@ func scan(markers []string, deltas []string) (events []event, maxHeld int) {
 // drive feeds deltas through s as a stream's shell does and returns what
 // scan does. With quiet, a byte held that the delta shows to be text is
 // taken first (Drop), a delta Quiet passes is taken as text and not fed,
-// and one that goes on with the one marker held text begins is Step's.
+// one that goes on with the one marker held text begins is Step's, and
+// where Step reports false a byte held is taken as text when DropMissed
+// returns it.
 // With release, Release, HoldWhole and Plain are tried first, as
 // shell.release tries them where text goes direct and a delta is not
 // quiet. found, if not nil, is told of each marker as Next reports it.
@@ -92,6 +94,9 @@ func drive(s *Scanner, deltas []string, quiet, release bool, found func(k int)) 
 			k, stepped = s.Step(d)
 		}
 		if !stepped {
+			if quiet {
+				text(s.DropMissed())
+			}
 			s.Feed(d)
 			held, before, k = s.Next()
 		}

@@ -1,6 +1,7 @@
 package marker
 
 import (
+	"encoding/binary"
 	"unsafe"
 
 	"github.com/reasoning-go/reasoning/internal/work"
@@ -110,7 +111,8 @@ func (s *Slab) End(start int) string {
 // for more, only more is written, after str: text held back across deltas
 // and read again with each new one is copied once, as it comes. A join of
 // at most 8 bytes is written whole, wherever str is, where the buffer has
-// room for it; otherwise it is joined as a longer one is.
+// room for it, as is one of at most 16 bytes, a word at a time where it
+// can; otherwise it is joined as a longer one is.
 func (s *Slab) Append(str, more string) string {
 	if n := len(str) + len(more); n <= 8 && str != "" && more != "" && len(s.buf) > 0 {
 		// A byte at a time: that costs less than the look for str at the
@@ -128,6 +130,18 @@ func (s *Slab) Append(str, more string) string {
 			for i := range len(more) {
 				*(*byte)(unsafe.Add(tail, i)) = more[i]
 			}
+			*s.used() = start + n
+			return unsafe.String((*byte)(head), n)
+		}
+	}
+	if n := len(str) + len(more); n <= 16 && str != "" && more != "" && len(s.buf) > 0 {
+		// A word or a byte at a time (put), where that still costs less
+		// than two calls of memmove.
+		if start := *s.used(); n <= len(s.buf)-start {
+			work.Add(n)
+			head := unsafe.Add(unsafe.Pointer(unsafe.SliceData(s.buf)), start)
+			put(head, str)
+			put(unsafe.Add(head, len(str)), more)
 			*s.used() = start + n
 			return unsafe.String((*byte)(head), n)
 		}
@@ -151,4 +165,29 @@ func (s *Slab) Append(str, more string) string {
 	copy(b, str)
 	*s.used() = start + n
 	return unsafe.String(&b[0], n)
+}
+
+// put writes src, of at most 16 bytes, at p: as two words of 8 or 4 bytes
+// where it has that many, which overlap where it is shorter than two,
+// else as its first, middle and last bytes, which are all of it.
+func put(p unsafe.Pointer, src string) {
+	switch n := len(src); {
+	case n >= 8:
+		binary.LittleEndian.PutUint64(unsafe.Slice((*byte)(p), 8), word64(src))
+		binary.LittleEndian.PutUint64(unsafe.Slice((*byte)(unsafe.Add(p, n-8)), 8), word64(src[n-8:]))
+	case n >= 4:
+		binary.LittleEndian.PutUint32(unsafe.Slice((*byte)(p), 4), Word32(src))
+		binary.LittleEndian.PutUint32(unsafe.Slice((*byte)(unsafe.Add(p, n-4)), 4), Word32(src[n-4:]))
+	case n > 0:
+		*(*byte)(p) = src[0]
+		*(*byte)(unsafe.Add(p, n>>1)) = src[n>>1]
+		*(*byte)(unsafe.Add(p, n-1)) = src[n-1]
+	}
+}
+
+// word64 returns t's first 8 bytes as one little-endian word.
+func word64(t string) uint64 {
+	_ = t[7]
+	return uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+		uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
 }

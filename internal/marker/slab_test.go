@@ -120,6 +120,24 @@ func TestSlabAppend(t *testing.T) {
 	if last != "abc" || grown != "abcde" || fresh != "xyzw" {
 		t.Errorf("got %q %q %q, want abc abcde xyzw", last, grown, fresh)
 	}
+	// Joins of up to 16 bytes, cut at every place, after a write that
+	// neither ends (put's words and bytes).
+	var j Slab
+	j.Copy("-")
+	const src = "0123456789abcdefghijklmnopqrstuv"
+	var joins []kept
+	for n := 2; n <= 17; n++ {
+		for cut := 1; cut < n; cut++ {
+			j.Copy("-")
+			str, more := src[:cut], src[16:16+n-cut]
+			joins = append(joins, kept{j.Append(str, more), str + more})
+		}
+	}
+	for i, k := range joins {
+		if k.got != k.want {
+			t.Fatalf("join %d: %q, want %q", i, k.got, k.want)
+		}
+	}
 	var w Slab
 	tail := w.Append("warm", "up")
 	if n := testing.AllocsPerRun(1000, func() { tail = w.Append(tail[1:], "ab") }); n > 0.01 {
