@@ -1305,9 +1305,20 @@ func (s *shell) toSection(t string) reasoning.Message {
 	if l.sc.Held() != "" {
 		if l.fast == directSegment {
 			if h := l.sc.Drop(t); h != "" {
+				quiet := l.sc.Quiet(t)
+				if b, n := s.segs, len(s.segs.buf); quiet && n > 0 && n+1+len(t) <= cap(b.buf) {
+					// The common case, written out as ExtractStreaming's:
+					// the byte and t where the gathered text has room.
+					b.buf = b.buf[:n+1+len(t)]
+					b.buf[n] = h[0] // Drop's text is one byte
+					copy(b.buf[n+1:], t)
+					l.pos += 1 + len(t)
+					l.fed += len(t)
+					return reasoning.Message{}
+				}
 				s.segs.add(h)
 				l.pos += len(h)
-				if l.sc.Quiet(t) {
+				if quiet {
 					s.segs.add(t)
 					l.pos += len(t)
 					l.fed += len(t)
@@ -1329,7 +1340,12 @@ func (s *shell) toSection(t string) reasoning.Message {
 			l.fed += len(t)
 			switch {
 			case l.fast == directSegment:
-				s.segs.add(text)
+				if b, n := s.segs, len(s.segs.buf); text != "" && n > 0 && n+len(text) <= cap(b.buf) {
+					b.buf = b.buf[:n+len(text)] // add's common case, as above
+					copy(b.buf[n:], text)
+				} else {
+					s.segs.add(text)
+				}
 			case text != "" && holds(l.hold, text[len(text)-1]):
 				return s.feedOn("", text, -1)
 			default:
