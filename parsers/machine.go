@@ -1284,12 +1284,16 @@ func (s *shell) toGrammar(t string) bool {
 // grammar's stance takes text as it comes (to a section or the open
 // segment, or held back: directHeld) and the driver holds no run, and
 // returns its message: the text before the first marker the scanner finds
-// in t goes there without the driver, and the driver takes the rest. In a
-// segment, a byte the scanner holds that t shows to be text (a tool call's
-// "<" or "t" at the end of the last delta) goes there first, and t, when
-// quiet then, after it, without the scanner's search; and a t whose only
-// marker is one its end begins goes there but for that end, which the
-// scanner holds, as Quiet found it (marker.Scanner.HoldEnd).
+// in t goes there without the driver, and the driver takes the rest. A
+// byte the scanner holds that t shows to be text (a "<" or "t" at the end
+// of the last delta) goes there first, and t, when quiet then, after it,
+// without the scanner's search: in a segment as t's first byte tells
+// (marker.Scanner.Drop), where text goes to a section once Step has found
+// that t does not go on with the marker the byte begins
+// (marker.Scanner.DropMissed, afterDropped). Unless the grammar holds the
+// text back, a t whose only marker is one its end begins goes there but
+// for that end, which the scanner holds, as Quiet found it
+// (marker.Scanner.HoldEnd).
 //
 //go:noinline
 func (s *shell) toSection(t string) reasoning.Message {
@@ -1301,7 +1305,8 @@ func (s *shell) toSection(t string) reasoning.Message {
 	// their shared prefix; the two never both take a delta, since Step
 	// takes only one that goes on with a candidate. Otherwise the common
 	// delta here: the next bytes of the marker the held text begins
-	// (marker.Scanner.Step).
+	// (marker.Scanner.Step); where it is not, and text goes to a section,
+	// a held byte Step missed is text (DropMissed).
 	if l.sc.Held() != "" {
 		if l.fast == directSegment {
 			if h := l.sc.Drop(t); h != "" {
