@@ -118,7 +118,8 @@ type Scanner struct {
 
 	// missed says that Step, which reported false, found that no active
 	// marker begins at the held text's first byte with the delta it was
-	// given: the Next after that delta's Feed does not look again.
+	// given: the Next after that delta's Feed does not look again, and
+	// DropMissed gives a held byte back as text.
 	missed bool
 
 	// cand is the set of active markers of which held is a proper prefix,
@@ -716,9 +717,9 @@ func (s *Scanner) Plain(t string) bool {
 // no other place of it: it holds that end and returns the text before
 // it, as Feed(t) and Next would, and reports true. It reports false, and
 // changes nothing, for any other t.
-// Its first test is inlined, so that a caller whose Quiet never notes
-// what it found (markers that share a first byte) pays little for it.
 func (s *Scanner) HoldEnd(t string) (string, bool) {
+	// The first test here, inlined: a caller whose Quiet never notes what
+	// it found (markers that share a first byte) pays little for it.
 	if !s.seen.fresh {
 		return "", false
 	}
@@ -899,7 +900,7 @@ func sameString(a, b string) bool {
 // completes one, else -1, and reports true, the Scanner as Feed(t) and
 // Next would leave it (Next returns the text of t after the marker). It
 // reports false for any other t, which Feed and Next must then take
-// before any other call: Next then knows what Step found.
+// before any other call but DropMissed: they then know what Step found.
 func (s *Scanner) Step(t string) (k int, ok bool) {
 	h, cand := s.held, s.cand
 	if cand == 0 || s.candOf != s.active || t == "" {

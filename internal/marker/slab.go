@@ -106,13 +106,13 @@ func (s *Slab) End(start int) string {
 	return unsafe.String(&s.buf[start], n)
 }
 
-// Append returns str+more. When str ends where the slab last wrote (it is
-// the last string the slab returned, or its tail) and the buffer has room
-// for more, only more is written, after str: text held back across deltas
-// and read again with each new one is copied once, as it comes. A join of
-// at most 8 bytes is written whole, wherever str is, where the buffer has
-// room for it, as is one of at most 16 bytes, a word at a time where it
-// can; otherwise it is joined as a longer one is.
+// Append returns str+more. A join of at most 16 bytes is written whole,
+// wherever str is, where the buffer has room for it (up to 8 a byte at a
+// time, else a word at a time where it can). For a longer one, when str
+// ends where the slab last wrote (it is the last string the slab returned,
+// or its tail) and the buffer has room for more, only more is written,
+// after str: text held back across deltas and read again with each new
+// one is copied once, as it comes; otherwise the two are copied.
 func (s *Slab) Append(str, more string) string {
 	if n := len(str) + len(more); n <= 8 && str != "" && more != "" && len(s.buf) > 0 {
 		// A byte at a time: that costs less than the look for str at the
@@ -135,8 +135,8 @@ func (s *Slab) Append(str, more string) string {
 		}
 	}
 	if n := len(str) + len(more); n <= 16 && str != "" && more != "" && len(s.buf) > 0 {
-		// A word or a byte at a time (put), where that still costs less
-		// than two calls of memmove.
+		// Two calls of put, a word or a byte at a time, which cost less
+		// than two calls of memmove there.
 		if start := *s.used(); n <= len(s.buf)-start {
 			work.Add(n)
 			head := unsafe.Add(unsafe.Pointer(unsafe.SliceData(s.buf)), start)
