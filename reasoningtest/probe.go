@@ -141,19 +141,26 @@ func joined(ds []reasoning.Delta) string {
 // returned and then changed, a buffer reused too early, shows), and, for a
 // reasoning.Segmenter, the segments it produced along the way, merged.
 func Collect(p reasoning.Parser, deltas []reasoning.Delta) (reasoning.Message, []reasoning.Segment) {
+	return collect(p, deltas, true)
+}
+
+// collect is Collect, taking a Segmenter's segments after every call
+// (each) or only after Finish, so that a segment's text gathers across
+// deltas.
+func collect(p reasoning.Parser, deltas []reasoning.Delta, each bool) (reasoning.Message, []reasoning.Segment) {
 	seg, _ := p.(reasoning.Segmenter)
 	var msgs []reasoning.Message
 	var pieces []reasoning.Segment
-	add := func(m reasoning.Message) {
+	add := func(m reasoning.Message, last bool) {
 		msgs = append(msgs, m)
-		if seg != nil {
+		if seg != nil && (each || last) {
 			pieces = append(pieces, seg.Segments()...)
 		}
 	}
 	for _, d := range deltas {
-		add(p.ExtractStreaming(d))
+		add(p.ExtractStreaming(d), false)
 	}
-	add(p.Finish())
+	add(p.Finish(), true)
 	var r, c strings.Builder
 	for _, m := range msgs {
 		r.WriteString(m.Reasoning)

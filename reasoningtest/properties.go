@@ -98,6 +98,18 @@ func (k *kit) streamsTo(s Setting, tok tokenizer.Tokenizer, ds []reasoning.Delta
 	if !reflect.DeepEqual(segs, wantSegs) {
 		return fmt.Errorf("streamed segments %+v, ExtractSegments %+v", segs, wantSegs)
 	}
+	if _, ok := p.(reasoning.Segmenter); ok {
+		// Again with the segments taken only after Finish: a segment's
+		// text then gathers across deltas, as a caller's that reads it at
+		// the end does.
+		q, err := k.parser(s, tok)
+		if err != nil {
+			return err
+		}
+		if got, segs := collect(q, ds, false); got != want || !reflect.DeepEqual(segs, wantSegs) {
+			return fmt.Errorf("with segments taken after Finish only: Collect = %s, segments %+v; Extract = %s, ExtractSegments %+v", show(got), segs, show(want), wantSegs)
+		}
+	}
 	for _, d := range []reasoning.Delta{{Text: "after the end"}, {Text: "after", IDs: []int{0}}, {}} {
 		if m := p.ExtractStreaming(d); !m.IsZero() {
 			return &otherCheck{finished, fmt.Errorf("a delta %q after Finish emitted %s", d.Text, show(m))}
