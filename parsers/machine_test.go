@@ -349,3 +349,60 @@ func TestEndCheckScanAfterSkip(t *testing.T) {
 		}
 	}
 }
+
+// TestDriverHeldTextChunked streams outputs that reach the shell's ways
+// with held text at fixed chunk sizes (1 to 13 bytes), taking a
+// Segmenter's segments after every delta and only at the end, against
+// Extract and ExtractSegments: a held byte that the next delta shows to
+// be text, and a delta that ends in a marker's first byte, where text
+// goes to a section or a tool call, with a byte the grammar holds
+// (stance.hold) around them; and a tool header that names the last tool
+// called again, and one that names another of the same length.
+func TestDriverHeldTextChunked(t *testing.T) {
+	for _, tc := range []struct{ name, out string }{
+		{"apriel", "t[BEGIN FINAL RESPONSE]\n<=[END FINAL RESPONSE]</s>t\n<|end|>"},
+		{"apriel", "a t\n<b t <\n[BEGIN FINAL RESPONSE] t< x\n<"},
+		{"apriel", "abc<x \n<|end|>"},
+		{"apriel", "[BEGIN FINAL RESPONSE]abc<x \n<|end|>"},
+		{"apriel", "[BEGIN FINAL RESPONSE]ab<x \n</s>"},
+		{"muse_spark", " to=self<|message|>Need the weather.<|eom|><|start|>assistant to=weather.get<|message|>" +
+			`<atem:invoke name="weather.get"><atem:parameter name="city">Paris t< tt <<</atem:parameter></atem:invoke>` +
+			"<|eom|><|start|>assistant to=weather.get<|message|>abc t<x to <|eom|><|start|>assistant to=weather.gex<|message|>x" +
+			"<|eom|><|start|>assistant to=user<|message|>It is sunny. t<|eot|>"},
+		{"muse_glimmer", " to=self<|message|>a t<b it< to <|eom|><|start|>assistant to=user<|message|>Not t<|eot|>"},
+		{"openai_gptoss", "<|channel|>analysis<|message|>x t<|end|><|start|>assistant<|channel|>commentary to=functions.get <|constrain|>json<|message|>{\"a\": \"t<b\"}<|call|><|start|>assistant<|channel|>final<|message|>done <|return|>"},
+		{"qwen3", "<think>a t\n <b</think>\n\n c <\n t\n"},
+	} {
+		p := newParser(t, tc.name, conformance.Tokenizer(tc.name, nil))
+		want := p.Extract(tc.out)
+		var wantSegs []reasoning.Segment
+		if sg, ok := p.(reasoning.Segmenter); ok {
+			wantSegs = sg.ExtractSegments(tc.out)
+		}
+		for size := 1; size <= 13; size++ {
+			for _, each := range []bool{true, false} {
+				p := newParser(t, tc.name, conformance.Tokenizer(tc.name, nil))
+				sg, _ := p.(reasoning.Segmenter)
+				var got reasoning.Message
+				var segs []reasoning.Segment
+				add := func(m reasoning.Message, last bool) {
+					got.Reasoning += m.Reasoning
+					got.Content += m.Content
+					if sg != nil && (each || last) {
+						segs = append(segs, sg.Segments()...)
+					}
+				}
+				for i := 0; i < len(tc.out); i += size {
+					add(p.ExtractStreaming(reasoning.Delta{Text: tc.out[i:min(len(tc.out), i+size)]}), false)
+				}
+				add(p.Finish(), true)
+				if got != want {
+					t.Errorf("%s, %d-byte deltas: %q streams as %+v, Extract gives %+v", tc.name, size, tc.out, got, want)
+				}
+				if merged := conformance.MergeSegments(segs); sg != nil && !slices.Equal(merged, wantSegs) {
+					t.Errorf("%s, %d-byte deltas (segments taken after every delta: %v): segments %+v, ExtractSegments %+v", tc.name, size, each, merged, wantSegs)
+				}
+			}
+		}
+	}
+}
