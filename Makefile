@@ -1,7 +1,8 @@
 # The README's test command is `make test`, the fast tier: gofmt, go vet,
 # the generated name docs (make docs), every test once (the exhaustive
-# sweeps included), the long-stream tests with work counted (tag
-# reasoning_work), and the race detector on what runs on several goroutines
+# sweeps included), the long-stream tests and the held-text chunkings with
+# work counted (tag reasoning_work: the driver then checks its offsets),
+# and the race detector on what runs on several goroutines
 # (-short skips the single-goroutine sweeps there).
 # No test asserts on elapsed time. `make check` is the exhaustive tier;
 # .ci/run runs both.
@@ -20,7 +21,7 @@ test:
 	@# here must be tidied there too (cd bench/peers && go mod tidy).
 	cd bench/peers && $(GO) mod tidy -diff
 	$(GO) test ./...
-	$(GO) test -tags reasoning_work -run '^(TestLongOutput|TestEndCheckWork)$$' ./parsers/
+	$(GO) test -tags reasoning_work -run '^(TestLongOutput|TestEndCheckWork|TestDriverHeldTextChunked)$$' ./parsers/
 	$(GO) test -race -short ./...
 
 # The exhaustive tier: staticcheck, every test under the race detector, the

@@ -1084,6 +1084,11 @@ func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	if work.Counting && s.watch != s.live.extra {
 		panic(fmt.Sprintf("parsers: markers %#x have IDs pending, the scanner watches %#x for them", s.watch, s.live.extra))
 	}
+	if l := &s.live; work.Counting && !s.finished && l.pos+len(l.sc.Held()) != l.fed {
+		// Every byte fed is placed (pos) or held by the scanner: a way
+		// that takes a delta without the driver's feed must say where.
+		panic(fmt.Sprintf("parsers: %d bytes fed, %d placed and %d held", l.fed, l.pos, len(l.sc.Held())))
+	}
 	if l, t := &s.live, d.Text; l.fast >= 0 && t != "" && !holds(l.hold, t[len(t)-1]) {
 		if s.quietIDs(d.IDs) {
 			if !l.sc.Quiet(t) {
