@@ -1457,7 +1457,11 @@ func (s *shell) feedOn(held, before string, k int) reasoning.Message {
 		if l.sc.Spent() { // the marker ends the delta, as a token's often does
 			break
 		}
-		held, before, k = l.sc.Next()
+		if t, m, ok := l.sc.NextRest(); ok { // the common rest: a few bytes after the marker
+			held, before, k = "", t, m
+		} else {
+			held, before, k = l.sc.Next()
+		}
 		if l.fast >= 0 && k < 0 && held == "" && r.n == 0 && c.n == 0 && (before == "" || !holds(l.hold, before[len(before)-1])) {
 			// The common rest after a marker: text of its own, where the
 			// stance sends text as it comes and nothing of the delta has

@@ -755,6 +755,54 @@ func (s *Scanner) DropMissed() string {
 // and the delta fed last is consumed, as after a marker that ends it.
 func (s *Scanner) Spent() bool { return s.held == "" && s.cur == len(s.delta) }
 
+// NextRest is Next for what is left of the delta after a marker, where
+// the delta does not end with it (not Spent), nothing is held and the
+// rest is a few bytes (at most 8, as a rule): it returns the text before
+// the next active marker and the marker's index, as Next would (held
+// being empty), and reports true. It reports false, and changes nothing,
+// where it does not tell: where the active markers share a first byte
+// and the rest has it, or its table is not read yet. Next then does.
+func (s *Scanner) NextRest() (text string, m int, ok bool) {
+	rest := s.delta[s.cur:]
+	if s.held != "" || len(rest) > 8 {
+		return "", -1, false
+	}
+	if s.only >= 0 { // text of its own, unless it has the byte
+		for j := 0; j < len(rest); j++ {
+			if rest[j] != byte(s.only) {
+				continue
+			}
+			if len(rest) >= s.short { // it may hold a marker: Next's search
+				return "", -1, false
+			}
+			n, cand := s.partial(rest) // the end that may begin a marker, as Next finds it
+			return s.holdFrom(rest, len(rest)-n, cand), -1, true
+		}
+		work.Add(len(rest))
+		s.cur = len(s.delta)
+		return rest, -1, true
+	}
+	f := s.first
+	if f == nil {
+		return "", -1, false
+	}
+	work.Add(len(rest))
+	for j := 0; j < len(rest); j++ { // nextShort's search, without its look at seen
+		c := f[rest[j]]
+		if c == 0 {
+			continue
+		}
+		switch k, cand := s.startAt(c, rest[j:]); {
+		case k >= 0:
+			return s.upTo(rest, j, k), k, true
+		case cand != 0:
+			return s.holdFrom(rest, j, cand), -1, true
+		}
+	}
+	s.cur = len(s.delta)
+	return rest, -1, true
+}
+
 // Held returns the text held back between deltas. It stays as returned:
 // held text is part of a delta or of a marker's own string.
 func (s *Scanner) Held() string { return s.held }
