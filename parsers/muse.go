@@ -257,7 +257,7 @@ func (g headerGrammar) step(c byte, role bool) headerGrammar {
 }
 
 // museSpec is what the shell needs of Muse.
-var museSpec = machineSpec{markers: museMarkers, scannerOnly: 1} // museTo is the grammar's own
+var museSpec = machineSpec{markers: museMarkers, scannerOnly: 1, heldBare: true} // museTo is the grammar's own
 
 // museGrammar is Muse's grammar: messages routed by their headers' recipients.
 type museGrammar struct {
