@@ -101,7 +101,8 @@ const directHeld = -3
 type heldTaker interface {
 	// takeHeld takes s, text at offset at that holds no marker, and reports
 	// whether the grammar only held it back; when it would do more with it
-	// (s ends what it holds), it takes none of it and reports false.
+	// (s ends what it holds), it takes none of it and reports false. Where
+	// the spec says heldBare, s may hold one, which it refuses.
 	takeHeld(s string, at int) bool
 }
 
@@ -784,6 +785,11 @@ type machineSpec struct {
 	// (hoist.go) name their closer, which a Gate forces only outside a
 	// tool-call block (reasoning.Gate.Force).
 	endText string
+	// heldBare says that the grammar's takeHeld refuses text that holds
+	// the first byte of a marker the scanner may watch while the stance
+	// is directHeld (Muse's "<"): the shell asks it of a quiet delta
+	// before the scanner, whose Quiet would then find nothing.
+	heldBare bool
 }
 
 // shell is one response's parser over a grammar: reasoning.Parser, once,
@@ -801,9 +807,10 @@ type shell struct {
 	extract grammar // Extract's grammar between outputs, a copy of initial; nil before the first
 	wide    int8    // Extract's scanner watches every marker (1) or not (-1); 0: not known yet (wideExtract)
 	stream
-	out  emitter         // the streaming emitter, made once
-	segs *segmentBuilder // the live grammar's segments (segmented), else nil
-	held heldTaker       // the live grammar, when it is a heldTaker, else nil
+	out      emitter         // the streaming emitter, made once
+	segs     *segmentBuilder // the live grammar's segments (segmented), else nil
+	held     heldTaker       // the live grammar, when it is a heldTaker, else nil
+	heldBare bool            // spec.heldBare
 
 	tok    tokenizer.Tokenizer // nil: text only; the ID methods see no marker
 	turn   int                 // ID of spec.turn when it is one token, else -1
@@ -929,6 +936,7 @@ func (s *shell) start(initial grammar) reasoning.Parser {
 		s.segs = sg.segments()
 	}
 	s.held, _ = s.live.g.(heldTaker)
+	s.heldBare = s.spec.heldBare
 	s.rules = walkRules{s}
 	if r, ok := initial.(idRuler); ok {
 		if rules := r.idRules(s); rules != nil {
@@ -1108,12 +1116,12 @@ func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 		if m, ok := s.release(t); ok {
 			return m
 		}
-	} else if (l.fast == directSegment || l.fast == directHeld) && s.quietIDs(d.IDs) {
+	} else if l.fast == directSegment && s.quietIDs(d.IDs) {
 		if l.sc.Quiet(t) {
 			// Most of a tool call's deltas: added where the open segment's
 			// gathered text has room for them (segmentBuilder.add's common
 			// case, written out here, where it costs least).
-			if b, n := s.segs, len(s.segs.buf); l.fast == directSegment && n > 0 && n+len(t) <= cap(b.buf) {
+			if b, n := s.segs, len(s.segs.buf); n > 0 && n+len(t) <= cap(b.buf) {
 				b.buf = b.buf[:n+len(t)]
 				copy(b.buf[n:], t)
 				l.pos += len(t)
@@ -1123,6 +1131,17 @@ func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 			if s.toGrammar(t) {
 				return reasoning.Message{}
 			}
+		}
+		return s.toSection(t)
+	} else if l.fast == directHeld && s.quietIDs(d.IDs) {
+		// A header's text. Where the grammar refuses a marker's first
+		// byte (spec.heldBare), it is asked first, with no search.
+		if s.heldBare {
+			if l.sc.Held() == "" && s.toGrammar(t) {
+				return reasoning.Message{}
+			}
+		} else if l.sc.Quiet(t) && s.toGrammar(t) {
+			return reasoning.Message{}
 		}
 		return s.toSection(t)
 	}

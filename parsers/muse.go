@@ -141,9 +141,11 @@ var hgSpell = [...]struct {
 	next headerGrammar
 }{{'e', hgSe}, {'l', hgSel}, {'f', hgSelf}, {'s', hgUs}, {'e', hgUse}, {'r', hgUser}}
 
-// headerMoves is next as a table: headerMoves[g][c] is g.next(c).
-var headerMoves = func() (t [hgStates][256]headerGrammar) {
-	for g := range t {
+// headerMoves is next as a table: headerMoves[g][c] is g.next(c). Its 32
+// rows, the states' and unused ones, let read index it by g&31 where a
+// bounds check would cost more.
+var headerMoves = func() (t [32][256]headerGrammar) {
+	for g := range hgStates {
 		for c := range t[g] {
 			t[g][c] = headerGrammar(g).next(byte(c))
 		}
@@ -255,7 +257,7 @@ func (g headerGrammar) step(c byte, role bool) headerGrammar {
 }
 
 // museSpec is what the shell needs of Muse.
-var museSpec = machineSpec{markers: museMarkers, scannerOnly: 1} // museTo is the grammar's own
+var museSpec = machineSpec{markers: museMarkers, scannerOnly: 1, heldBare: true} // museTo is the grammar's own
 
 // museGrammar is Muse's grammar: messages routed by their headers' recipients.
 type museGrammar struct {
@@ -401,11 +403,11 @@ func (g *museGrammar) takeHeld(s string, at int) bool {
 }
 
 // read returns where the header's grammar stands after s, the header's
-// next text.
+// next text. It is small enough to be inlined (takeHeld's loop).
 func (g *museGrammar) read(s string) headerRead {
 	r, base := g.headerRead, len(g.prefix)+g.header.n
-	for i := 0; i < len(s); i++ {
-		if r.hg = headerMoves[r.hg][s[i]]; r.hg >= hgEq { // past the role: where the recipient lies
+	for i := range len(s) {
+		if r.hg = headerMoves[r.hg&31][s[i]]; r.hg >= hgEq { // past the role: where the recipient lies
 			switch {
 			case r.hg == hgBad:
 				return r

@@ -89,3 +89,20 @@ func TestMuseHeaderRecipient(t *testing.T) {
 		t.Fatalf("only %d of the random headers were headers at <|message|>, %d with a prompt and a \"to=\" after it", checked, prompted)
 	}
 }
+
+// TestMuseHeldBare checks what museSpec.heldBare says of Muse's grammar:
+// from every state, its header's grammar refuses the first byte of every
+// marker the scanner watches in a header (the framing markers), so that
+// takeHeld refuses any text that holds one.
+func TestMuseHeldBare(t *testing.T) {
+	if !museSpec.heldBare {
+		t.Skip("museSpec.heldBare is off")
+	}
+	for _, m := range museFraming {
+		for g := range hgStates {
+			if n := headerMoves[g][m[0]]; n != hgBad {
+				t.Errorf("state %d over %q (the first byte of %q) goes to %d, not hgBad", g, m[0], m, n)
+			}
+		}
+	}
+}
