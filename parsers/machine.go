@@ -1454,7 +1454,8 @@ func (s *shell) toSection(t string) reasoning.Message {
 // afterDropped is toSection for t where the driver's stance sends text
 // straight to a section and h, the one byte the scanner held, is text
 // (marker.Scanner.DropMissed): h and t go as a quiet delta does where t is
-// quiet, else h and the text Next returns before its first marker.
+// quiet, else h and the text before t's first marker, or before the end
+// of t that begins one (marker.Scanner.HoldEnd).
 //
 //go:noinline
 func (s *shell) afterDropped(h, t string) reasoning.Message {
@@ -1464,9 +1465,14 @@ func (s *shell) afterDropped(h, t string) reasoning.Message {
 		l.fed += len(t)
 		return l.directMessage(s.slab.Append(h, t))
 	}
-	l.sc.Feed(t)
 	l.fed += len(t)
-	_, before, k := l.sc.Next() // nothing held: its held text is ""
+	before, k := "", -1
+	if text, ok := l.sc.HoldEnd(t); ok { // t's only marker one its end begins, as Quiet found it (".<|e")
+		before = text
+	} else {
+		l.sc.Feed(t)
+		_, before, k = l.sc.Next() // nothing held: its held text is ""
+	}
 	last := h[0]
 	if before != "" {
 		last = before[len(before)-1]
