@@ -1137,8 +1137,11 @@ func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 		// A header's text. Where the grammar refuses a marker's first
 		// byte (spec.heldBare), it is asked first, with no search.
 		if s.heldBare {
-			if l.sc.Held() == "" && s.toGrammar(t) {
-				return reasoning.Message{}
+			if l.sc.Held() == "" {
+				if s.toGrammar(t) {
+					return reasoning.Message{}
+				}
+				return s.heldTail(t)
 			}
 		} else if l.sc.Quiet(t) && s.toGrammar(t) {
 			return reasoning.Message{}
@@ -1304,6 +1307,28 @@ func (s *shell) toGrammar(t string) bool {
 	return true
 }
 
+// heldTail takes t, a header's delta that carries no marker's ID and
+// that the grammar refused (spec.heldBare: it has a marker's first byte),
+// where the scanner holds nothing, and returns its message: where t ends
+// in the beginning of a marker (a header's "<|", marker.Scanner.HoldTail),
+// the scanner holds that and the grammar takes the text before it, as
+// toSection would, without the scanner's search; else toSection takes t.
+//
+//go:noinline
+func (s *shell) heldTail(t string) reasoning.Message {
+	l := &s.live
+	text, ok := l.sc.HoldTail(t)
+	if !ok {
+		return s.toSection(t)
+	}
+	l.fed += len(t)
+	if text != "" && !s.held.takeHeld(text, l.pos) {
+		return s.feedOn("", text, -1)
+	}
+	l.pos += len(text)
+	return reasoning.Message{}
+}
+
 // toSection takes t, a delta that carries no marker's ID, where the
 // grammar's stance takes text as it comes (to a section or the open
 // segment, or held back: directHeld) and the driver holds no run, and
@@ -1429,7 +1454,8 @@ func (s *shell) toSection(t string) reasoning.Message {
 // afterDropped is toSection for t where the driver's stance sends text
 // straight to a section and h, the one byte the scanner held, is text
 // (marker.Scanner.DropMissed): h and t go as a quiet delta does where t is
-// quiet, else h and the text Next returns before its first marker.
+// quiet, else h and the text before t's first marker, or before the end
+// of t that begins one (marker.Scanner.HoldEnd).
 //
 //go:noinline
 func (s *shell) afterDropped(h, t string) reasoning.Message {
@@ -1439,9 +1465,14 @@ func (s *shell) afterDropped(h, t string) reasoning.Message {
 		l.fed += len(t)
 		return l.directMessage(s.slab.Append(h, t))
 	}
-	l.sc.Feed(t)
 	l.fed += len(t)
-	_, before, k := l.sc.Next() // nothing held: its held text is ""
+	before, k := "", -1
+	if text, ok := l.sc.HoldEnd(t); ok { // t's only marker one its end begins, as Quiet found it (".<|e")
+		before = text
+	} else {
+		l.sc.Feed(t)
+		_, before, k = l.sc.Next() // nothing held: its held text is ""
+	}
 	last := h[0]
 	if before != "" {
 		last = before[len(before)-1]

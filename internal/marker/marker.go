@@ -737,6 +737,52 @@ func (s *Scanner) holdEnd(t string) (string, bool) {
 	return t[:i], true
 }
 
+// HoldTail is HoldEnd where the active markers share a first byte (whose
+// Quiet notes nothing) and nothing is held: where all of t from its first
+// such byte on is a proper prefix of an active marker (a header's "<|"),
+// it holds that end and returns the text before it, as Feed(t) and Next
+// would, and reports true. It reports false, and changes nothing, for any
+// other t.
+func (s *Scanner) HoldTail(t string) (string, bool) {
+	if s.held != "" || s.only < 0 {
+		return "", false
+	}
+	i := 0 // a byte at a time: t is a delta, a few bytes long
+	for i < len(t) && t[i] != byte(s.only) {
+		i++
+	}
+	h := t[i:]
+	if h == "" || len(h) >= s.longest {
+		return "", false
+	}
+	// The markers h is a proper prefix of, as partial finds them: all
+	// where h is lead or part of it, else those that part from lead with
+	// h's next byte and go on with h.
+	q := len(s.lead)
+	p := 0
+	for p < len(h) && p < q && h[p] == s.lead[p] {
+		p++
+	}
+	var cand uint64
+	switch {
+	case p == len(h):
+		cand = s.active
+	case p == q:
+		s.table()
+		for m := s.parted(h[q]); m != 0; m &= m - 1 {
+			if k := bits.TrailingZeros64(m); len(h) < len(s.markers[k]) && equalFrom(s.markers[k], h, q) {
+				cand |= 1 << k
+			}
+		}
+	}
+	if cand == 0 {
+		return "", false
+	}
+	work.Add(len(t))
+	s.Feed(t)
+	return s.holdFrom(t, i, cand), true
+}
+
 // DropMissed returns the text held back, where it is one byte at which
 // Step, which has just reported false, found no active marker to begin
 // with the delta it was given, and holds nothing then: the byte is text,

@@ -887,6 +887,63 @@ func TestHoldEnd(t *testing.T) {
 	}
 }
 
+// TestHoldTail checks HoldTail against Feed and Next: on random deltas, a
+// Scanner that tries HoldTail on each delta (markers that share a first
+// byte, as a header's) returns what a twin fed every delta returns, holds
+// what it holds, and reports true exactly where the twin's Next finds no
+// marker and holds all of the delta from its first "<" on, with nothing
+// held before it.
+func TestHoldTail(t *testing.T) {
+	markers := []string{"<|start|>", "<|message|>", "<|eom|>", "<|eot|>"}
+	alphabet := []string{"<|", "<", "|", "start|>", "sta", "message|>", "me", "eom|>", "eo", "t", "o", "=", "to", " ", "weather"}
+	r := rand.New(rand.NewPCG(13, 14))
+	took := 0
+	for range 2000 {
+		input := randomText(r, alphabet, 30)
+		want := reference(markers, input)
+		deltas := randomCuts(r, input, 8)
+		var s, twin Scanner
+		s.Reset(markers)
+		twin.Reset(markers)
+		var got []event
+		for _, d := range deltas {
+			heldBefore := twin.Held()
+			twin.Feed(d)
+			tw := nextAll(&twin)
+			lt := strings.IndexByte(d, '<')
+			if text, ok := s.HoldTail(d); ok {
+				took++
+				if heldBefore != "" || len(tw) > 1 || lt < 0 || text != d[:lt] || twin.Held() != d[lt:] || s.Held() != twin.Held() || (len(tw) == 1 && tw[0].Text != text) {
+					t.Fatalf("input %q, deltas %q: HoldTail(%q) = %q, but Next gives %v and holds %q", input, deltas, d, text, tw, twin.Held())
+				}
+				got = addText(got, text)
+				continue
+			} else if heldBefore == "" && lt >= 0 && twin.Held() == d[lt:] && (len(tw) == 0 || len(tw) == 1 && tw[0].Text == d[:lt]) {
+				t.Fatalf("input %q, deltas %q: HoldTail(%q) refused, but Next gives %v and holds %q", input, deltas, d, tw, twin.Held())
+			}
+			s.Feed(d)
+			for {
+				held, before, k := s.Next()
+				got = addText(addText(got, held), before)
+				if k < 0 {
+					break
+				}
+				got = append(got, event{Marker: k})
+			}
+			if s.Held() != twin.Held() {
+				t.Fatalf("input %q, deltas %q: after %q holds %q, twin %q", input, deltas, d, s.Held(), twin.Held())
+			}
+		}
+		got = addText(got, s.Flush())
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("input %q, deltas %q: mismatch (-want +got):\n%s", input, deltas, diff)
+		}
+	}
+	if took == 0 {
+		t.Fatal("HoldTail never took a delta")
+	}
+}
+
 // TestStep checks Step against Feed and Next: on random deltas, a Scanner
 // that tries Step on each delta returns what a twin fed every delta
 // returns and holds what it holds, and Step reports true only where the
