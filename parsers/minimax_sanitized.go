@@ -1176,6 +1176,16 @@ func (p *pathRule) readRest(rest string, run, slash, path, empty bool) bool {
 	for _, c := range []byte(rest) {
 		seen |= normClass[c]
 	}
+	if rest != "" && !p.path && !p.slash && seen&(cSlash|cLead) == 0 {
+		// Outside a path only a slash can begin one: rest leaves no path,
+		// and sets whether a run of path characters goes on, as short's
+		// loop would.
+		p.run = normClass[rest[len(rest)-1]]&(cDrop|cBreak) == 0
+		if seen&(cDrop|cBreak) != 0 {
+			p.empty = false
+		}
+		return true
+	}
 	if p.short(rest, seen) < len(rest) {
 		p.run, p.slash, p.path, p.empty = run, slash, path, empty
 		return false
