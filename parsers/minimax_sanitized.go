@@ -357,24 +357,25 @@ func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 		}
 		return reasoning.Message{Content: p.feed(s)}
 	}
-	// The classes s has (seen), those all its bytes have (all), and those
-	// all but its first have (rest: cName when they are a name's).
+	// The classes s has (seen), those all its bytes have (all), those all
+	// but its first have (rest: cName when they are a name's), and its last
+	// byte's (last).
 	c0 := normClass[s[0]]
-	seen, rest := c0, uint8(cName)
+	seen, rest, last := c0, uint8(cName), c0
 	switch {
 	case n == 4: // the common delta
 		c1, c2, c3 := normClass[s[1]], normClass[s[2]], normClass[s[3]]
-		seen, rest = c0|c1|c2|c3, rest&c1&c2&c3
+		seen, rest, last = c0|c1|c2|c3, rest&c1&c2&c3, c3
 	case n < 4: // a short token: s[1] and s[n-1] are all of s[1:]
 		if n > 1 {
 			c1, c2 := normClass[s[1]], normClass[s[n-1]]
-			seen, rest = c0|c1|c2, rest&c1&c2
+			seen, rest, last = c0|c1|c2, rest&c1&c2, c2
 		}
-	case n <= 8: // s[1:4] and s[n-4:], which may overlap: a byte read twice changes neither
-		w, v := s[1:4], s[n-4:]
-		c1, c2, c3 := normClass[w[0]], normClass[w[1]], normClass[w[2]]
-		c5, c6, c7, c8 := normClass[v[0]], normClass[v[1]], normClass[v[2]], normClass[v[3]]
-		seen, rest = c0|c1|c2|c3|c5|c6|c7|c8, rest&c1&c2&c3&c5&c6&c7&c8
+	case n <= 8: // s[1:5] and s[n-3:], which may overlap: a byte read twice changes neither
+		w, v := s[1:5], s[n-3:]
+		c1, c2, c3, c4 := normClass[w[0]], normClass[w[1]], normClass[w[2]], normClass[w[3]]
+		c5, c6, c7 := normClass[v[0]], normClass[v[1]], normClass[v[2]]
+		seen, rest, last = c0|c1|c2|c3|c4|c5|c6|c7, rest&c1&c2&c3&c4&c5&c6&c7, c7
 	default:
 		k := 1
 		for ; k+4 <= n; k += 4 {
@@ -388,6 +389,7 @@ func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 			seen |= c
 			rest &= c
 		}
+		last = normClass[s[n-1]]
 	}
 	if sh != nil {
 		if seen&cBreak != 0 && hasOpen(s) { // "<" has cBreak
@@ -400,7 +402,7 @@ func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	a, b := &p.paths, &p.names
 	if !a.path && !a.slash && seen&(cSlash|cLead) == 0 {
 		// Outside a path only a slash can begin one.
-		a.run = normClass[s[n-1]]&(cDrop|cBreak) == 0
+		a.run = last&(cDrop|cBreak) == 0
 	} else if seen&(cDot|cSlash|cDrop|cBreak|cLead) == 0 {
 		a.ordinary() // as short
 	} else if k := a.short(s, seen); k < n {
@@ -423,7 +425,7 @@ func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	// after s depends only on its last run of name characters and the
 	// character before it; when s ends in whitespace, a try begins there
 	// if that run is a name.
-	last, held := normClass[s[n-1]], b.hold
+	held := b.hold
 	switch {
 	case all != 0: // a run of name characters
 		if b.st&nInRun != 0 {
@@ -1173,6 +1175,16 @@ func (p *pathRule) readRest(rest string, run, slash, path, empty bool) bool {
 	seen := uint8(0)
 	for _, c := range []byte(rest) {
 		seen |= normClass[c]
+	}
+	if rest != "" && !p.path && !p.slash && seen&(cSlash|cLead) == 0 {
+		// Outside a path only a slash can begin one: rest leaves no path,
+		// and sets whether a run of path characters goes on, as short's
+		// loop would.
+		p.run = normClass[rest[len(rest)-1]]&(cDrop|cBreak) == 0
+		if seen&(cDrop|cBreak) != 0 {
+			p.empty = false
+		}
+		return true
 	}
 	if p.short(rest, seen) < len(rest) {
 		p.run, p.slash, p.path, p.empty = run, slash, path, empty
