@@ -127,8 +127,13 @@ func (s *Slab) Append(str, more string) string {
 			for i := range len(str) {
 				*(*byte)(unsafe.Add(head, i)) = str[i]
 			}
-			for i := range len(more) {
-				*(*byte)(unsafe.Add(tail, i)) = more[i]
+			if m := len(more); m >= 4 { // two words, which overlap where m < 8
+				binary.LittleEndian.PutUint32(unsafe.Slice((*byte)(tail), 4), Word32(more))
+				binary.LittleEndian.PutUint32(unsafe.Slice((*byte)(unsafe.Add(tail, m-4)), 4), Word32(more[m-4:]))
+			} else {
+				for i := range m {
+					*(*byte)(unsafe.Add(tail, i)) = more[i]
+				}
 			}
 			*s.used() = start + n
 			return unsafe.String((*byte)(head), n)
