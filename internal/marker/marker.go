@@ -79,7 +79,7 @@ type Scanner struct {
 	// candidates are they, told apart after their own shared prefix.
 	groups [setsKept + 1]group
 	// setFacts is the active set's, copied whole from its entry of sets
-	// by use (with active).
+	// by use (with active and first).
 	setFacts
 	held  string // proper prefix of an active marker, carried from earlier deltas
 	delta string // the current delta
@@ -99,9 +99,9 @@ type Scanner struct {
 	// itself.
 	loose uint64
 
-	// sets remembers what SetActive derived for the last few sets (Reset
-	// makes the first ones the empty set's), the last entry Reset's, each beside
-	// its table in tabs, and prevSlot is the entry of the set active
+	// sets remembers what SetActive derived for the last few sets (until
+	// replaced, the empty set's), the last entry Reset's, each beside its
+	// table in tabs, and prevSlot is the entry of the set active
 	// before this one, so that a grammar that moves between a few sets at
 	// every marker, as one does over a text dense in markers, does not
 	// derive them anew each time: most move back and forth between two,
@@ -165,6 +165,11 @@ func (s *Scanner) CopyTo(dst *Scanner) {
 	if s.first != nil {
 		dst.first = &dst.tabs[s.slot]
 	}
+	for i := range dst.sets {
+		if dst.sets[i].first != nil {
+			dst.sets[i].first = &dst.tabs[i]
+		}
+	}
 }
 
 // setsKept is how many sets SetActive remembers.
@@ -203,18 +208,16 @@ func (s *Scanner) SetActive(mask uint64) {
 // use makes sets[slot], whose table is tabs[slot], the active set.
 func (s *Scanner) use(slot int) {
 	e := &s.sets[slot]
-	s.active = e.mask
+	s.active, s.first = e.mask, e.first
 	s.setFacts = e.setFacts
-	if s.tabOf[slot] == e.mask { // its table is filled (and e.grouped set): table need not look
-		s.first = &s.tabs[slot]
-	} else {
-		s.first = nil
-	}
 }
 
 // An activeSet is what SetActive derives from a set of markers.
 type activeSet struct {
 	mask uint64 // the set
+	// first is the set's table (tabs[slot]) once table has seen it
+	// filled for the set, else nil.
+	first *[256]uint8
 	setFacts
 }
 
@@ -296,7 +299,7 @@ func (s *Scanner) firstTable() *[256]uint8 {
 		s.fillTable()
 	}
 	s.first, s.grouped = &s.tabs[s.slot], s.groups[s.slot].mask
-	s.sets[s.slot].grouped = s.grouped
+	s.sets[s.slot].first, s.sets[s.slot].grouped = s.first, s.grouped
 	return s.first
 }
 
