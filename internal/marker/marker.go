@@ -77,16 +77,13 @@ type Scanner struct {
 	// of them begin with one byte and no others share a first byte, those
 	// markers: where a held text or a delta begins with that byte, the
 	// candidates are they, told apart after their own shared prefix.
-	groups  [setsKept + 1]group
-	grouped uint64 // the active set's group's markers, once its table is read (see table); else 0
-	slot    int    // the active set's entry of tabs
-	only    int    // the one first byte all active markers share, else -1
-	lead    string // the longest prefix all active markers share ("" when none)
-	longest int    // length of the longest active marker
-	short   int    // length of the shortest active marker
-	held    string // proper prefix of an active marker, carried from earlier deltas
-	delta   string // the current delta
-	cur     int    // offset in delta of what Next has not reached yet
+	groups [setsKept + 1]group
+	// setFacts is the active set's, copied whole from its entry of sets
+	// by use (with active and first).
+	setFacts
+	held  string // proper prefix of an active marker, carried from earlier deltas
+	delta string // the current delta
+	cur   int    // offset in delta of what Next has not reached yet
 
 	// next[k] is where marker k next occurs in delta at or after the offset
 	// it was looked for from (len(delta) when nowhere), or where it does
@@ -102,9 +99,9 @@ type Scanner struct {
 	// itself.
 	loose uint64
 
-	// sets remembers what SetActive derived for the last few sets (a
-	// zero entry is the empty set's), the last entry Reset's, each beside
-	// its table in tabs, and prevSlot is the entry of the set active
+	// sets remembers what SetActive derived for the last few sets (until
+	// replaced, the empty set's), the last entry Reset's, each beside its
+	// table in tabs, and prevSlot is the entry of the set active
 	// before this one, so that a grammar that moves between a few sets at
 	// every marker, as one does over a text dense in markers, does not
 	// derive them anew each time: most move back and forth between two,
@@ -153,7 +150,10 @@ type Scanner struct {
 // all of them active, with nothing held.
 func (s *Scanner) Reset(markers []string) {
 	*s = Scanner{markers: markers, slab: s.slab, all: 1<<len(markers) - 1}
-	s.sets[setsKept] = s.derive(s.all) // never replaced: a Scanner reset for a few tokens pays nothing for sets
+	for i := range setsKept { // the empty set's, until replaced
+		s.sets[i].slot, s.sets[i].only = i, -1
+	}
+	s.sets[setsKept] = s.derive(s.all, setsKept) // never replaced: a Scanner reset for a few tokens pays nothing for sets
 	s.use(setsKept)
 }
 
@@ -164,6 +164,11 @@ func (s *Scanner) CopyTo(dst *Scanner) {
 	*dst = *s
 	if s.first != nil {
 		dst.first = &dst.tabs[s.slot]
+	}
+	for i := range dst.sets {
+		if dst.sets[i].first != nil {
+			dst.sets[i].first = &dst.tabs[i]
+		}
 	}
 }
 
@@ -203,20 +208,32 @@ func (s *Scanner) SetActive(mask uint64) {
 // use makes sets[slot], whose table is tabs[slot], the active set.
 func (s *Scanner) use(slot int) {
 	e := &s.sets[slot]
-	s.active, s.lead, s.longest, s.short, s.only, s.slot = e.mask, e.lead, int(e.longest), int(e.short), int(e.only1)-1, slot
-	if s.tabOf[slot] == e.mask { // its table is filled: table need not look
-		s.first, s.grouped = &s.tabs[slot], s.groups[slot].mask
-	} else {
-		s.first, s.grouped = nil, 0
-	}
+	s.active, s.first = e.mask, e.first
+	s.setFacts = e.setFacts
 }
 
 // An activeSet is what SetActive derives from a set of markers.
 type activeSet struct {
-	mask           uint64 // the set
-	lead           string // the longest prefix its markers share ("" when none)
-	longest, short int32  // the lengths of its longest and shortest markers
-	only1          int32  // 1 + the first byte all its markers share, else 0 (a zero entry's)
+	mask uint64 // the set
+	// first is the set's table (tabs[slot]) once table has seen it
+	// filled for the set, else nil.
+	first *[256]uint8
+	setFacts
+}
+
+// setFacts is what SetActive derives from a set of markers besides the
+// set, which the Scanner keeps for the active one. Its fields are words,
+// none narrowed, in the Scanner's order, so that use copies them in a few
+// moves.
+type setFacts struct {
+	// grouped is the set's group's markers once its table is read (see
+	// table), else 0.
+	grouped uint64
+	slot    int    // its entry of sets and tabs
+	only    int    // the one first byte all its markers share, else -1
+	lead    string // the longest prefix its markers share ("" when none)
+	longest int    // length of its longest marker
+	short   int    // length of its shortest marker
 }
 
 // set returns the entry of sets that holds what SetActive derives from
@@ -232,25 +249,25 @@ func (s *Scanner) set(mask uint64) int {
 		s.setNext = (s.setNext + 1) % setsKept
 	}
 	i := s.setNext
-	s.sets[i] = s.derive(mask)
+	s.sets[i] = s.derive(mask, i)
 	s.setNext = (i + 1) % setsKept
 	return i
 }
 
-// derive returns what SetActive derives from mask.
-func (s *Scanner) derive(mask uint64) activeSet {
-	e := activeSet{mask: mask}
+// derive returns what SetActive derives from mask, for entry slot.
+func (s *Scanner) derive(mask uint64, slot int) activeSet {
+	e := activeSet{mask: mask, setFacts: setFacts{slot: slot, only: -1}}
 	for m := mask; m != 0; m &= m - 1 {
 		mk := s.markers[bits.TrailingZeros64(m)]
 		if e.longest == 0 {
-			e.lead, e.short = mk, int32(len(mk))
+			e.lead, e.short = mk, len(mk)
 		} else {
 			e.lead = e.lead[:commonPrefix(e.lead, mk)]
 		}
-		e.longest, e.short = max(e.longest, int32(len(mk))), min(e.short, int32(len(mk)))
+		e.longest, e.short = max(e.longest, len(mk)), min(e.short, len(mk))
 	}
 	if e.lead != "" {
-		e.only1 = 1 + int32(e.lead[0])
+		e.only = int(e.lead[0])
 	}
 	return e
 }
@@ -282,6 +299,7 @@ func (s *Scanner) firstTable() *[256]uint8 {
 		s.fillTable()
 	}
 	s.first, s.grouped = &s.tabs[s.slot], s.groups[s.slot].mask
+	s.sets[s.slot].first, s.sets[s.slot].grouped = s.first, s.grouped
 	return s.first
 }
 

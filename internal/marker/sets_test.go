@@ -42,3 +42,30 @@ func TestManySets(t *testing.T) {
 		}
 	}
 }
+
+// TestCopyToTables checks that a copy's remembered sets point at its own
+// tables, not at those of the Scanner it was copied from, which go on
+// changing as that one moves among sets.
+func TestCopyToTables(t *testing.T) {
+	markers := []string{"<a>", "<b>", "[c]", "x"}
+	var s, c Scanner
+	s.Reset(markers)
+	for _, mask := range []uint64{1 | 4, 2 | 8, 15, 1 | 4} {
+		s.SetActive(mask)
+		s.Feed("text <a> [c] x <b>")
+		for {
+			if _, _, k := s.Next(); k < 0 {
+				break
+			}
+		}
+	}
+	s.CopyTo(&c)
+	if c.first != nil && c.first != &c.tabs[c.slot] {
+		t.Errorf("copy's first points at tabs of another Scanner")
+	}
+	for i := range c.sets {
+		if f := c.sets[i].first; f != nil && f != &c.tabs[i] {
+			t.Errorf("copy's sets[%d].first points at tabs of another Scanner", i)
+		}
+	}
+}
