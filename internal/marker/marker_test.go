@@ -3,6 +3,7 @@ package marker
 import (
 	"bytes"
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -1019,4 +1020,86 @@ func TestIndexFar(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestHoldTailSets checks HoldTail against Feed and Next where the active
+// set moves among subsets of markers that share a first byte, one marker
+// alone among them (where the lead is the whole marker, which HoldTail must
+// not hold), and among markers that part after their lead at more than 8
+// bytes (parted then answers all of them): after each delta, a Scanner
+// that tries HoldTail first has given what a twin fed every delta gives,
+// and holds what it holds, with the same candidates.
+func TestHoldTailSets(t *testing.T) {
+	many := []string{"<a>", "<b|>", "<c|x>", "<d>", "<e>", "<f>", "<g>", "<h>", "<i>", "<j>"}
+	for _, tc := range []struct {
+		markers, alphabet []string
+	}{
+		{[]string{"<|start|>", "<|message|>", "<|eom|>", "<|eot|>"},
+			[]string{"<|", "<", "|", "start|>", "sta", "message|>", "me", "eom|>", "eo", "t", "x", "|>", "<|eot|>"}},
+		{many, []string{"<", "a", "b|", "c|", "x", ">", "d>", "j", "<c|x", "<b", "-", "<a>", "<d>"}},
+	} {
+		r := rand.New(rand.NewPCG(27, uint64(len(tc.markers))))
+		all := uint64(1)<<len(tc.markers) - 1
+		took, tookOne := 0, 0
+		for range 3000 {
+			input := randomText(r, tc.alphabet, 30)
+			deltas := randomCuts(r, input, 8)
+			var s, twin Scanner
+			s.Reset(tc.markers)
+			twin.Reset(tc.markers)
+			var got, want []event
+			for _, d := range deltas {
+				if r.IntN(3) == 0 {
+					mask := all
+					switch r.IntN(3) {
+					case 0:
+						mask = 1 << r.IntN(len(tc.markers))
+					case 1:
+						mask = r.Uint64() & all
+					}
+					s.SetActive(mask)
+					twin.SetActive(mask)
+				}
+				twin.Feed(d)
+				tw := nextAll(&twin)
+				want = append(want, tw...)
+				if text, ok := s.HoldTail(d); ok {
+					took++
+					if bits.OnesCount64(s.Active()) == 1 {
+						tookOne++
+					}
+					if len(tw) > 1 || len(tw) == 1 && (tw[0].Marker >= 0 || tw[0].Text != text) || len(tw) == 0 && text != "" {
+						t.Fatalf("markers %q, deltas %q: HoldTail(%q) = %q, but Next gives %v", tc.markers, deltas, d, text, tw)
+					}
+					got = addText(got, text)
+				} else {
+					s.Feed(d)
+					got = append(got, nextAll(&s)...)
+				}
+				if s.Held() != twin.Held() || s.Held() != "" && (s.cand != twin.cand || s.candOf != twin.candOf) {
+					t.Fatalf("markers %q, deltas %q: after %q holds %q (cand %b), twin %q (cand %b)", tc.markers, deltas, d, s.Held(), s.cand, twin.Held(), twin.cand)
+				}
+			}
+			got, want = addText(got, s.Flush()), addText(want, twin.Flush())
+			if diff := cmp.Diff(merged(want), merged(got)); diff != "" {
+				t.Fatalf("markers %q, deltas %q: mismatch (-want +got):\n%s", tc.markers, deltas, diff)
+			}
+		}
+		if took == 0 || tookOne == 0 {
+			t.Fatalf("markers %q: HoldTail took %d deltas, %d with one marker active", tc.markers, took, tookOne)
+		}
+	}
+}
+
+// merged returns events with adjacent texts joined.
+func merged(events []event) []event {
+	var out []event
+	for _, e := range events {
+		if e.Marker < 0 {
+			out = addText(out, e.Text)
+		} else {
+			out = append(out, e)
+		}
+	}
+	return out
 }
