@@ -1308,11 +1308,12 @@ func (s *shell) toGrammar(t string) bool {
 }
 
 // heldTail takes t, a header's delta that carries no marker's ID and
-// that the grammar refused (spec.heldBare: it has a marker's first byte),
-// where the scanner holds nothing, and returns its message: where t ends
-// in the beginning of a marker (a header's "<|", marker.Scanner.HoldTail),
-// the scanner holds that and the grammar takes the text before it, as
-// toSection would, without the scanner's search; else toSection takes t.
+// that the grammar refused (spec.heldBare: as it does one with a marker's
+// first byte), where the scanner holds nothing, and returns its message:
+// where t ends in the beginning of a marker (a header's "<|",
+// marker.Scanner.HoldTail), the scanner holds that and the grammar takes
+// the text before it, as toSection would, without the scanner's search;
+// else toSection takes t.
 //
 //go:noinline
 func (s *shell) heldTail(t string) reasoning.Message {

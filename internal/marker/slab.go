@@ -108,17 +108,18 @@ func (s *Slab) End(start int) string {
 
 // Append returns str+more. A join of at most 16 bytes is written whole,
 // wherever str is, where the buffer has room for it (up to 8 a byte at a
-// time, else a word at a time where it can). For a longer one, when str
+// time, but for a more of 4 to 7 bytes, two words that overlap; else a
+// word at a time where it can). For a longer one, when str
 // ends where the slab last wrote (it is the last string the slab returned,
 // or its tail) and the buffer has room for more, only more is written,
 // after str: text held back across deltas and read again with each new
 // one is copied once, as it comes; otherwise the two are copied.
 func (s *Slab) Append(str, more string) string {
 	if n := len(str) + len(more); n <= 8 && str != "" && more != "" && len(s.buf) > 0 {
-		// A byte at a time: that costs less than the look for str at the
-		// end of the slab and two calls of memmove. Where the buffer has
-		// no room for the n bytes, the join is made below, so that this
-		// path calls nothing.
+		// A byte at a time (more, of 4 bytes or more, two words): that
+		// costs less than the look for str at the end of the slab and two
+		// calls of memmove. Where the buffer has no room for the n bytes,
+		// the join is made below, so that this path calls nothing.
 		if start := *s.used(); n <= len(s.buf)-start {
 			work.Add(n)
 			// The join's n bytes from start, which the buffer has.
