@@ -48,7 +48,8 @@ func Check(markers []string) error {
 // markers included, gives the input back byte for byte. Work per delta is
 // linear in its length times the number of active markers.
 //
-// The zero Scanner watches no markers; Reset gives it its set. A Scanner
+// The zero Scanner watches no markers (until Reset, its Quiet may report
+// a delta with a NUL byte as not quiet); Reset gives it its set. A Scanner
 // must not be copied after first use: it keeps a pointer into itself.
 type Scanner struct {
 	markers []string // every marker, by index; shared, never modified
