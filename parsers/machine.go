@@ -70,8 +70,9 @@ type stance struct {
 	moves bool
 	// direct is the section text goes to as it comes, with nothing held
 	// or dropped, so that the driver sends it there itself; -1 when the
-	// grammar must see the text, or directSegment, or directHeld. The
-	// driver reads it only where moves is false.
+	// grammar must see the text, or directSegment, or directHeld. Where
+	// moves, it is -1 or directHeld: text the grammar takes as such
+	// (heldTaker) leaves the stance as it is.
 	direct int8
 	// hold, with direct, is what the grammar holds back at the end of text
 	// that goes direct, as a set of bytes (bit c for byte c, below 64):
@@ -92,15 +93,17 @@ type stance struct {
 const directSegment = -2
 
 // directHeld is a stance's direct where the grammar holds text back as it
-// comes (a header waiting for its end), emitting nothing: the grammar sees
-// it, as for -1, but the shell may hand it a delta itself (heldTaker).
+// comes (a header waiting for its end), or drops it (a citation's tail),
+// emitting nothing: the grammar sees it, as for -1, but the shell may hand
+// it a delta itself (heldTaker).
 const directHeld = -3
 
 // heldTaker is an optional interface of a grammar whose stance may be
 // directHeld.
 type heldTaker interface {
 	// takeHeld takes s, text at offset at that holds no marker, and reports
-	// whether the grammar only held it back; when it would do more with it
+	// whether the grammar only held it back (or dropped it) and stands
+	// where it stood; when it would do more with it
 	// (s ends what it holds), it takes none of it and reports false. Where
 	// the spec says heldBare, s may hold one, which it refuses.
 	takeHeld(s string, at int) bool
@@ -605,9 +608,6 @@ func (d *driver) use(st stance) {
 		d.sc.SetActive(m)
 	}
 	d.moves, d.direct, d.hold = st.moves, st.direct, st.hold
-	if st.moves {
-		d.direct = -1
-	}
 	d.fast = d.direct // the run is settled where the stance may move
 }
 
@@ -1143,10 +1143,16 @@ func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 				}
 				return s.heldTail(t)
 			}
-		} else if l.sc.Quiet(t) && s.toGrammar(t) {
+			return s.toSection(t)
+		}
+		if !l.sc.Quiet(t) {
+			return s.toSection(t)
+		}
+		if s.toGrammar(t) {
 			return reasoning.Message{}
 		}
-		return s.toSection(t)
+		// Quiet text the grammar refused: the driver's (below), which
+		// does not ask it again.
 	}
 	// A delta that is one marker's one token, its text the marker's,
 	// where the marker counts and nothing is held or pending, goes to the

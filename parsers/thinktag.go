@@ -513,11 +513,31 @@ func (g *tagGrammar) reset(f *tagFamily, s tagState) {
 func (g *tagGrammar) active() stance {
 	s := &g.state
 	// Text held at the start or end of a section moves the stance: the
-	// next text releases it.
+	// next text releases it. In a tail, once the output has begun, the
+	// shell hands the grammar a delta itself (directHeld): one of the
+	// tail's characters alone is dropped without the driver (takeHeld).
 	if s.holding() || len(g.ws.ws) > 0 || len(g.cws.ws) > 0 {
-		return stance{mask: g.fam.act[s.key()], moves: true, direct: -1}
+		st := stance{mask: g.fam.act[s.key()], moves: true, direct: -1}
+		if s.inTail && s.begun && !s.leading {
+			st.direct = directHeld
+		}
+		return st
 	}
 	return g.fam.stances[s.key()]
+}
+
+// takeHeld takes s, text that holds no marker, where it is the tail's
+// characters alone: the tail goes on, dropped, and the grammar stays where
+// it is. It refuses any other text, which the grammar must see. Its stance
+// is directHeld only in a tail (see active).
+func (g *tagGrammar) takeHeld(s string, _ int) bool {
+	set := &g.fam.cutTail.set
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; set[c>>6]&(1<<(c&63)) == 0 {
+			return false
+		}
+	}
+	return g.state.inTail
 }
 
 func (g *tagGrammar) text(s string, at int, out emitter) {
