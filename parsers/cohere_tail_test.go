@@ -52,6 +52,13 @@ func TestCohereCitationTailChunked(t *testing.T) {
 					c.Deltas = append(c.Deltas, reasoning.Delta{Text: out[i:min(len(out), i+size)]})
 				}
 				chunkings = append(chunkings, c)
+				if size <= 3 { // empty deltas between them, in a tail too
+					e := conformance.Chunking{Name: c.Name + " with empty deltas"}
+					for _, d := range c.Deltas {
+						e.Deltas = append(e.Deltas, d, reasoning.Delta{})
+					}
+					chunkings = append(chunkings, e)
+				}
 			}
 			chunkings = append(chunkings, conformance.TwoWaySplits(out)...)
 			chunkings = append(chunkings, conformance.TextChunkings(out, 7)...)
