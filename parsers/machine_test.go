@@ -9,6 +9,7 @@ import (
 	"github.com/reasoning-go/reasoning"
 	"github.com/reasoning-go/reasoning/internal/catalog"
 	"github.com/reasoning-go/reasoning/internal/conformance"
+	"github.com/reasoning-go/reasoning/reasoningtest"
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
@@ -380,27 +381,23 @@ func TestDriverHeldTextChunked(t *testing.T) {
 			wantSegs = sg.ExtractSegments(tc.out)
 		}
 		for size := 1; size <= 13; size++ {
+			var ds []reasoning.Delta
+			for i := 0; i < len(tc.out); i += size {
+				ds = append(ds, reasoning.Delta{Text: tc.out[i:min(len(tc.out), i+size)]})
+			}
 			for _, each := range []bool{true, false} {
+				collect := reasoningtest.CollectAtEnd
+				if each {
+					collect = reasoningtest.Collect
+				}
 				p := newParser(t, tc.name, conformance.Tokenizer(tc.name, nil))
-				sg, _ := p.(reasoning.Segmenter)
-				var got reasoning.Message
-				var segs []reasoning.Segment
-				add := func(m reasoning.Message, last bool) {
-					got.Reasoning += m.Reasoning
-					got.Content += m.Content
-					if sg != nil && (each || last) {
-						segs = append(segs, sg.Segments()...)
-					}
-				}
-				for i := 0; i < len(tc.out); i += size {
-					add(p.ExtractStreaming(reasoning.Delta{Text: tc.out[i:min(len(tc.out), i+size)]}), false)
-				}
-				add(p.Finish(), true)
+				_, isSeg := p.(reasoning.Segmenter)
+				got, segs := collect(p, ds)
 				if got != want {
 					t.Errorf("%s, %d-byte deltas: %q streams as %+v, Extract gives %+v", tc.name, size, tc.out, got, want)
 				}
-				if merged := conformance.MergeSegments(segs); sg != nil && !slices.Equal(merged, wantSegs) {
-					t.Errorf("%s, %d-byte deltas (segments taken after every delta: %v): segments %+v, ExtractSegments %+v", tc.name, size, each, merged, wantSegs)
+				if isSeg && !slices.Equal(segs, wantSegs) {
+					t.Errorf("%s, %d-byte deltas (segments taken after every delta: %v): segments %+v, ExtractSegments %+v", tc.name, size, each, segs, wantSegs)
 				}
 			}
 		}

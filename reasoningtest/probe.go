@@ -144,9 +144,14 @@ func Collect(p reasoning.Parser, deltas []reasoning.Delta) (reasoning.Message, [
 	return collect(p, deltas, true)
 }
 
-// collect is Collect, taking a Segmenter's segments after every call
-// (each) or only after Finish, so that a segment's text gathers across
-// deltas.
+// CollectAtEnd is Collect, taking a reasoning.Segmenter's segments only
+// after Finish, so that a segment's text gathers across deltas as a
+// caller that reads segments once at the end sees it.
+func CollectAtEnd(p reasoning.Parser, deltas []reasoning.Delta) (reasoning.Message, []reasoning.Segment) {
+	return collect(p, deltas, false)
+}
+
+// collect is Collect (each) or CollectAtEnd.
 func collect(p reasoning.Parser, deltas []reasoning.Delta, each bool) (reasoning.Message, []reasoning.Segment) {
 	seg, _ := p.(reasoning.Segmenter)
 	var msgs []reasoning.Message
