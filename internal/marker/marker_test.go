@@ -34,8 +34,10 @@ func addText(events []event, t string) []event {
 
 // nextAll returns what Next gives until it finds no marker: the texts,
 // joined, and the markers, as events.
-func nextAll(s *Scanner) []event {
-	var events []event
+func nextAll(s *Scanner) []event { return appendNext(nil, s) }
+
+// appendNext is nextAll, appending to events.
+func appendNext(events []event, s *Scanner) []event {
 	for {
 		held, before, k := s.Next()
 		events = addText(addText(events, held), before)
@@ -353,14 +355,7 @@ func TestHeldSetActive(t *testing.T) {
 					s.SetActive(set)
 				}
 				s.Feed(st.delta)
-				for {
-					held, before, k := s.Next()
-					got = addText(addText(got, held), before)
-					if k < 0 {
-						break
-					}
-					got = append(got, event{Marker: k})
-				}
+				got = appendNext(got, &s)
 			}
 			got = addText(got, s.Flush())
 			if diff := cmp.Diff(tt.want, got); diff != "" {
@@ -832,114 +827,93 @@ func TestQuietShort(t *testing.T) {
 	}
 }
 
-// TestHoldEnd checks HoldEnd against Feed and Next: on random deltas, a
-// Scanner that tries HoldEnd after each false Quiet returns what a twin
-// fed every delta returns, holds what it holds, and reports true exactly
+// againstTwin streams random texts of alphabet, cut at random, through
+// a Scanner watching markers that tries try on each delta and a twin fed
+// every delta: where try takes a delta (it has checked what it returns
+// against the twin's Next, tw, and its held text before, heldBefore), the
+// Scanner gives the text try returns, else it is fed the delta as the
+// twin is; an error from try fails the test, naming the input and cuts. After each delta both hold the same, and in all both give what
+// reference gives. It returns how many deltas try took.
+func againstTwin(t *testing.T, markers, alphabet []string, seed uint64, try func(s *Scanner, d, heldBefore string, tw []event, twin *Scanner) (string, bool, error)) int {
+	t.Helper()
+	r := rand.New(rand.NewPCG(seed, seed+1))
+	took := 0
+	for range 2000 {
+		input := randomText(r, alphabet, 30)
+		want := reference(markers, input)
+		deltas := randomCuts(r, input, 8)
+		var s, twin Scanner
+		s.Reset(markers)
+		twin.Reset(markers)
+		var got []event
+		for _, d := range deltas {
+			heldBefore := twin.Held()
+			twin.Feed(d)
+			tw := nextAll(&twin)
+			text, ok, err := try(&s, d, heldBefore, tw, &twin)
+			if err != nil {
+				t.Fatalf("input %q, deltas %q: %v", input, deltas, err)
+			}
+			if ok {
+				took++
+				got = addText(got, text)
+				continue
+			}
+			s.Feed(d)
+			got = appendNext(got, &s)
+			if s.Held() != twin.Held() {
+				t.Fatalf("input %q, deltas %q: after %q holds %q, twin %q", input, deltas, d, s.Held(), twin.Held())
+			}
+		}
+		got = addText(got, s.Flush())
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("input %q, deltas %q: mismatch (-want +got):\n%s", input, deltas, diff)
+		}
+	}
+	return took
+}
+
+// TestHoldEnd checks HoldEnd against Feed and Next (againstTwin): a
+// Scanner that tries HoldEnd after each false Quiet reports true exactly
 // where the twin's Next finds no marker and holds an end of the delta
 // with nothing held before it.
 func TestHoldEnd(t *testing.T) {
 	markers := []string{"<|start|>", "<|message|>", "<|eom|>", "<|eot|>", "to="}
 	alphabet := []string{"<|", "<", "|", "start|>", "message|>", "eom|>", "t", "o", "=", "to", "the ", "tone", "a", " ", "weather"}
-	r := rand.New(rand.NewPCG(9, 10))
-	took := 0
-	for range 2000 {
-		input := randomText(r, alphabet, 30)
-		want := reference(markers, input)
-		deltas := randomCuts(r, input, 8)
-		var s, twin Scanner
-		s.Reset(markers)
-		twin.Reset(markers)
-		var got []event
-		for _, d := range deltas {
-			heldBefore := twin.Held()
-			twin.Feed(d)
-			tw := nextAll(&twin)
-			if s.Quiet(d) {
-				s.Feed(d)
-			} else if text, ok := s.HoldEnd(d); ok {
-				took++
-				if heldBefore != "" || twin.Held() == "" || len(tw) > 1 || text+twin.Held() != d || s.Held() != twin.Held() || (len(tw) == 1 && tw[0].Text != text) {
-					t.Fatalf("input %q, deltas %q: HoldEnd(%q) = %q, but Next gives %v and holds %q", input, deltas, d, text, tw, twin.Held())
-				}
-				got = addText(got, text)
-				continue
-			} else {
-				s.Feed(d)
-			}
-			for {
-				held, before, k := s.Next()
-				got = addText(addText(got, held), before)
-				if k < 0 {
-					break
-				}
-				got = append(got, event{Marker: k})
-			}
-			if s.Held() != twin.Held() {
-				t.Fatalf("input %q, deltas %q: after %q holds %q, twin %q", input, deltas, d, s.Held(), twin.Held())
-			}
+	took := againstTwin(t, markers, alphabet, 9, func(s *Scanner, d, heldBefore string, tw []event, twin *Scanner) (string, bool, error) {
+		if s.Quiet(d) {
+			return "", false, nil
 		}
-		got = addText(got, s.Flush())
-		if diff := cmp.Diff(want, got); diff != "" {
-			t.Fatalf("input %q, deltas %q: mismatch (-want +got):\n%s", input, deltas, diff)
+		text, ok := s.HoldEnd(d)
+		if ok && (heldBefore != "" || twin.Held() == "" || len(tw) > 1 || text+twin.Held() != d || s.Held() != twin.Held() || (len(tw) == 1 && tw[0].Text != text)) {
+			return "", false, fmt.Errorf("HoldEnd(%q) = %q, but Next gives %v and holds %q", d, text, tw, twin.Held())
 		}
-	}
+		return text, ok, nil
+	})
 	if took == 0 {
 		t.Fatal("HoldEnd never took a delta")
 	}
 }
 
-// TestHoldTail checks HoldTail against Feed and Next: on random deltas, a
+// TestHoldTail checks HoldTail against Feed and Next (againstTwin): a
 // Scanner that tries HoldTail on each delta (markers that share a first
-// byte, as a header's) returns what a twin fed every delta returns, holds
-// what it holds, and reports true exactly where the twin's Next finds no
+// byte, as a header's) reports true exactly where the twin's Next finds no
 // marker and holds all of the delta from its first "<" on, with nothing
 // held before it.
 func TestHoldTail(t *testing.T) {
 	markers := []string{"<|start|>", "<|message|>", "<|eom|>", "<|eot|>"}
 	alphabet := []string{"<|", "<", "|", "start|>", "sta", "message|>", "me", "eom|>", "eo", "t", "o", "=", "to", " ", "weather"}
-	r := rand.New(rand.NewPCG(13, 14))
-	took := 0
-	for range 2000 {
-		input := randomText(r, alphabet, 30)
-		want := reference(markers, input)
-		deltas := randomCuts(r, input, 8)
-		var s, twin Scanner
-		s.Reset(markers)
-		twin.Reset(markers)
-		var got []event
-		for _, d := range deltas {
-			heldBefore := twin.Held()
-			twin.Feed(d)
-			tw := nextAll(&twin)
-			lt := strings.IndexByte(d, '<')
-			if text, ok := s.HoldTail(d); ok {
-				took++
-				if heldBefore != "" || len(tw) > 1 || lt < 0 || text != d[:lt] || twin.Held() != d[lt:] || s.Held() != twin.Held() || (len(tw) == 1 && tw[0].Text != text) {
-					t.Fatalf("input %q, deltas %q: HoldTail(%q) = %q, but Next gives %v and holds %q", input, deltas, d, text, tw, twin.Held())
-				}
-				got = addText(got, text)
-				continue
-			} else if heldBefore == "" && lt >= 0 && twin.Held() == d[lt:] && (len(tw) == 0 || len(tw) == 1 && tw[0].Text == d[:lt]) {
-				t.Fatalf("input %q, deltas %q: HoldTail(%q) refused, but Next gives %v and holds %q", input, deltas, d, tw, twin.Held())
-			}
-			s.Feed(d)
-			for {
-				held, before, k := s.Next()
-				got = addText(addText(got, held), before)
-				if k < 0 {
-					break
-				}
-				got = append(got, event{Marker: k})
-			}
-			if s.Held() != twin.Held() {
-				t.Fatalf("input %q, deltas %q: after %q holds %q, twin %q", input, deltas, d, s.Held(), twin.Held())
-			}
+	took := againstTwin(t, markers, alphabet, 13, func(s *Scanner, d, heldBefore string, tw []event, twin *Scanner) (string, bool, error) {
+		lt := strings.IndexByte(d, '<')
+		text, ok := s.HoldTail(d)
+		if ok && (heldBefore != "" || len(tw) > 1 || lt < 0 || text != d[:lt] || twin.Held() != d[lt:] || s.Held() != twin.Held() || (len(tw) == 1 && tw[0].Text != text)) {
+			return "", false, fmt.Errorf("HoldTail(%q) = %q, but Next gives %v and holds %q", d, text, tw, twin.Held())
 		}
-		got = addText(got, s.Flush())
-		if diff := cmp.Diff(want, got); diff != "" {
-			t.Fatalf("input %q, deltas %q: mismatch (-want +got):\n%s", input, deltas, diff)
+		if !ok && heldBefore == "" && lt >= 0 && twin.Held() == d[lt:] && (len(tw) == 0 || len(tw) == 1 && tw[0].Text == d[:lt]) {
+			return "", false, fmt.Errorf("HoldTail(%q) refused, but Next gives %v and holds %q", d, tw, twin.Held())
 		}
-	}
+		return text, ok, nil
+	})
 	if took == 0 {
 		t.Fatal("HoldTail never took a delta")
 	}
