@@ -8,6 +8,7 @@ import (
 	"github.com/reasoning-go/reasoning"
 	"github.com/reasoning-go/reasoning/internal/catalog"
 	"github.com/reasoning-go/reasoning/internal/conformance"
+	"github.com/reasoning-go/reasoning/reasoningtest"
 )
 
 // A citation's tail ("</co:" then " 0:[1,2]" and ">") streamed in deltas
@@ -79,16 +80,7 @@ func TestCohereCitationTailChunked(t *testing.T) {
 
 func checkTailStream(t *testing.T, name, out string, p reasoning.Parser, c conformance.Chunking, want reasoning.Message) {
 	t.Helper()
-	var got reasoning.Message
-	for _, d := range c.Deltas {
-		m := p.ExtractStreaming(d)
-		got.Reasoning += m.Reasoning
-		got.Content += m.Content
-	}
-	m := p.Finish()
-	got.Reasoning += m.Reasoning
-	got.Content += m.Content
-	if got != want {
+	if got, _ := reasoningtest.Collect(p, c.Deltas); got != want {
 		t.Errorf("%s, %s: %q streams as %+v, Extract gives %+v", name, c.Name, out, got, want)
 	}
 }
