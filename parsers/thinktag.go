@@ -531,13 +531,7 @@ func (g *tagGrammar) active() stance {
 // it is. It refuses any other text, which the grammar must see. Its stance
 // is directHeld only in a tail (see active).
 func (g *tagGrammar) takeHeld(s string, _ int) bool {
-	set := &g.fam.cutTail.set
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; set[c>>6]&(1<<(c&63)) == 0 {
-			return false
-		}
-	}
-	return g.state.inTail
+	return g.state.inTail && g.fam.cutTail.span(s) == len(s)
 }
 
 func (g *tagGrammar) text(s string, at int, out emitter) {
