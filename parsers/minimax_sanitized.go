@@ -270,7 +270,7 @@ func (p *pathRule) pathAt(s string, la, n, start, end, x int) (nameCut, int) {
 	} else {
 		// A dot may have marked the stretch (empty), and a try after the
 		// run's first byte may be the one that matches.
-		p.run, p.slash, p.path, p.empty = false, false, false, false
+		p.pathState = pathState{}
 		p.skip(s, from, start, true)
 	}
 	if !p.path && !p.slash {
@@ -1029,15 +1029,96 @@ func sepAndExt(t string, i int, eof bool) (sepEnd, end int, dots int, spaced boo
 // after a rewrite:
 type pathRule struct {
 	normFilter
-	run   bool // the run has a character
-	slash bool // its last character is a slash with a character before it
-	path  bool // such a slash has a character after it: the run ends a path
+	pathState
+}
+
+// pathState is where rule (a) stands in the current run of path
+// characters; short reads its four flags as one word (pathState.code).
+type pathState struct {
+	_     [0]uint32 // the word's alignment
+	run   bool      // the run has a character
+	slash bool      // its last character is a slash with a character before it
+	path  bool      // such a slash has a character after it: the run ends a path
 	// empty: in the stretch after the run's last such slash (from the
 	// second character after it) an extension after dots alone already
 	// matched. Upstream takes that as its match there, and it changes
 	// nothing here, so no later run in the stretch is rewritten.
 	empty bool
 }
+
+// code returns the state as four bits: run, slash, path and empty, from
+// the lowest (pathStates is the way back). Each flag is a byte of the word
+// the state is, 0 or 1; the product moves byte i's bit to bit 24+i, where
+// no other partial product has a bit, so nothing carries.
+func (st *pathState) code() uint8 {
+	w := *(*uint32)(unsafe.Pointer(st))
+	return uint8(w*(1<<24|1<<17|1<<10|1<<3)>>24) & 15
+}
+
+// pathStates is each pathState by its code.
+var pathStates = func() (t [16]pathState) {
+	for c := range t {
+		t[c] = pathState{run: c&1 != 0, slash: c&2 != 0, path: c&4 != 0, empty: c&8 != 0}
+	}
+	return t
+}()
+
+// What short reads a byte as (pathKind, which holds each kind times 16):
+// a character that neither ends a path nor is a dot or slash, a slash, a
+// dot, droppable whitespace, or another character that ends a path.
+const (
+	kOther = iota
+	kSlash
+	kDot
+	kDrop
+	kBreak
+)
+
+// pathKind is the kind of each byte, times 16 (pathNext's index).
+var pathKind = func() (t [256]uint8) {
+	for b := range 256 {
+		switch c := normClass[b]; {
+		case c&cDrop != 0:
+			t[b] = kDrop << 4
+		case c&cBreak != 0:
+			t[b] = kBreak << 4
+		case c&cDot != 0:
+			t[b] = kDot << 4
+		case c&cSlash != 0:
+			t[b] = kSlash << 4
+		}
+	}
+	return t
+}()
+
+// pathStop in pathNext: a try would read the byte (a dot or droppable
+// whitespace in a path).
+const pathStop = 0x80
+
+// pathNext is the state code after a byte of a kind (times 16) read in a
+// state (its code), or pathStop: short's reading of a character, as a
+// table.
+var pathNext = func() (t [256]uint8) {
+	for k := kOther; k <= kBreak; k++ {
+		for c := range 16 {
+			st := pathStates[c]
+			switch {
+			case st.path && (k == kDot || k == kDrop):
+				t[k<<4|c] = pathStop
+				continue
+			case k == kDrop || k == kBreak:
+				st = pathState{}
+			default:
+				if st.slash {
+					st.path, st.empty = true, false
+				}
+				st.slash, st.run = k == kSlash && st.run, true
+			}
+			t[k<<4|c] = st.code()
+		}
+	}
+	return t
+}()
 
 // feed runs rule (a) over s, after the text it held; eof ends the text.
 // It returns the output (see normFilter).
@@ -1060,14 +1141,14 @@ func (p *pathRule) feed(s string, eof bool) string {
 			p.run = normClass[s[n-1]]&(cDrop|cBreak) == 0
 			return s
 		}
-		run, slash, path, empty := p.run, p.slash, p.path, p.empty
+		was := p.pathState
 		if k := p.short(s, seen); k == n {
 			return s
 		} else if !eof && seen&cLead == 0 { // bulk's small, from k
 			out, _ := p.small(s, k)
 			return out
 		}
-		p.run, p.slash, p.path, p.empty = run, slash, path, empty
+		p.pathState = was
 	} else if p.hold != "" && n > 0 && n <= maxShort && s[n-1] < utf8.RuneSelf && !eof {
 		if out, ok := p.settle(s); ok {
 			return out
@@ -1129,9 +1210,9 @@ func (p *pathRule) settle(s string) (string, bool) {
 		return "", false // not plainly a match: try's to say
 	}
 	// A match: the scan starts over after it, and reads s[x:] as short.
-	run, slash, path, empty := p.run, p.slash, p.path, p.empty
-	p.run, p.slash, p.path, p.empty = false, false, false, false
-	if !p.readRest(s[x:], run, slash, path, empty) {
+	was := p.pathState
+	p.pathState = pathState{}
+	if !p.readRest(s[x:], was) {
 		return "", false
 	}
 	p.hold = ""
@@ -1152,7 +1233,7 @@ func (p *pathRule) settle(s string) (string, bool) {
 //
 //go:noinline
 func (p *pathRule) settleNo(h, s string, x int, ext bool, seen uint8) (string, bool) {
-	run, slash, path, empty := p.run, p.slash, p.path, p.empty
+	was := p.pathState
 	if seen&cDrop != 0 {
 		// The run's last whitespace ends the path; what follows it,
 		// dots or the extension, begins a new run.
@@ -1160,7 +1241,7 @@ func (p *pathRule) settleNo(h, s string, x int, ext bool, seen uint8) (string, b
 	} else {
 		p.ordinary()
 	}
-	if !p.readRest(s[x:], run, slash, path, empty) {
+	if !p.readRest(s[x:], was) {
 		return "", false
 	}
 	p.hold = ""
@@ -1171,7 +1252,7 @@ func (p *pathRule) settleNo(h, s string, x int, ext bool, seen uint8) (string, b
 // short reads it, and reports whether it read all of it; where it did not
 // (a try would read some), it puts back the state given, the one before
 // settle decided.
-func (p *pathRule) readRest(rest string, run, slash, path, empty bool) bool {
+func (p *pathRule) readRest(rest string, was pathState) bool {
 	seen := uint8(0)
 	for _, c := range []byte(rest) {
 		seen |= normClass[c]
@@ -1187,7 +1268,7 @@ func (p *pathRule) readRest(rest string, run, slash, path, empty bool) bool {
 		return true
 	}
 	if p.short(rest, seen) < len(rest) {
-		p.run, p.slash, p.path, p.empty = run, slash, path, empty
+		p.pathState = was
 		return false
 	}
 	return true
@@ -1248,7 +1329,7 @@ const maxShort = 64
 // byte that may begin a Unicode space; only a caller with from 0 may then
 // hand t to bulk.
 func (p *pathRule) small(t string, from int) (string, bool) {
-	run, slash, path, empty := p.run, p.slash, p.path, p.empty
+	was := p.pathState
 	for i := from; i < len(t); i++ {
 		c := normClass[t[i]]
 		if c&cRun != 0 && p.path {
@@ -1264,9 +1345,9 @@ func (p *pathRule) small(t string, from int) (string, bool) {
 		}
 		switch {
 		case c&(cDrop|cBreak) != 0:
-			p.run, p.slash, p.path, p.empty = false, false, false, false
+			p.pathState = pathState{}
 		case c&cLead != 0:
-			p.run, p.slash, p.path, p.empty = run, slash, path, empty
+			p.pathState = was
 			p.cuts = p.cuts[:0]
 			return "", false
 		default:
@@ -1295,24 +1376,17 @@ func (p *pathRule) short(s string, seen uint8) int {
 		return 0
 	}
 	// A try reads only a dot or whitespace in a path: take a character
-	// at a time until one would.
-	run, slash, path, empty := p.run, p.slash, p.path, p.empty
+	// at a time until one would (pathNext).
+	st, kind, next := p.code(), &pathKind, &pathNext
 	for k := range len(s) {
-		c := normClass[s[k]]
-		switch {
-		case path && c&cRun != 0:
-			p.run, p.slash, p.path, p.empty = run, slash, path, empty
+		to := next[kind[s[k]]|st]
+		if to == pathStop {
+			p.pathState = pathStates[st&15]
 			return k
-		case c&(cDrop|cBreak) != 0:
-			run, slash, path, empty = false, false, false, false
-		default:
-			if slash {
-				path, empty = true, false
-			}
-			slash, run = c&cSlash != 0 && run, true
 		}
+		st = to
 	}
-	p.run, p.slash, p.path, p.empty = run, slash, path, empty
+	p.pathState = pathStates[st&15]
 	return len(s)
 }
 
@@ -1348,7 +1422,7 @@ func (p *pathRule) sep(t string, i, end int, eof bool) int {
 		if t[i] == '.' {
 			p.ordinary()
 		} else { // whitespace ends a path
-			p.run, p.slash, p.path, p.empty = false, false, false, false
+			p.pathState = pathState{}
 		}
 	}
 	return i
@@ -1381,7 +1455,7 @@ scan:
 		}
 	}
 	if k > i {
-		p.run, p.slash, p.path, p.empty = false, false, false, false
+		p.pathState = pathState{}
 	}
 	if from < lo { // ordinary characters
 		p.ordinary()
@@ -1437,7 +1511,7 @@ func (p *pathRule) try(t string, i int, eof bool) (v verdict, sepEnd, end int) {
 	case p.empty:
 		return noMatch, 0, 0
 	}
-	p.run, p.slash, p.path, p.empty = false, false, false, false // the scan starts over after the match
+	p.pathState = pathState{} // the scan starts over after the match
 	return matched, sepEnd, end
 }
 
