@@ -1046,10 +1046,12 @@ type pathState struct {
 	empty bool
 }
 
-// code returns the state as four bits: run, slash, path and empty, from
-// the lowest (pathStates is the way back). Each flag is a byte of the word
-// the state is, 0 or 1; the product moves byte i's bit to bit 24+i, where
-// no other partial product has a bit, so nothing carries.
+// code returns the state as a number below 16, one bit a flag
+// (pathStates is the way back). Each flag is a byte of the word the state
+// is, 0 or 1; the product moves the word's byte i's bit to bit 24+i, where
+// no other partial product has a bit, so nothing carries. Which flag is
+// which bit follows the machine's byte order, so the tables are built
+// from code, never from a layout written out.
 func (st *pathState) code() uint8 {
 	w := *(*uint32)(unsafe.Pointer(st))
 	return uint8(w*(1<<24|1<<17|1<<10|1<<3)>>24) & 15
@@ -1057,8 +1059,9 @@ func (st *pathState) code() uint8 {
 
 // pathStates is each pathState by its code.
 var pathStates = func() (t [16]pathState) {
-	for c := range t {
-		t[c] = pathState{run: c&1 != 0, slash: c&2 != 0, path: c&4 != 0, empty: c&8 != 0}
+	for c := range 16 {
+		st := pathState{run: c&1 != 0, slash: c&2 != 0, path: c&4 != 0, empty: c&8 != 0}
+		t[st.code()] = st
 	}
 	return t
 }()

@@ -295,6 +295,42 @@ func TestNormClass(t *testing.T) {
 	}
 }
 
+// TestPathTables checks the tables short reads rule (a) by against the
+// rule written out a byte at a time: every state's code leads back to it
+// (pathStates), and each byte in each state gives the state after it, or a
+// stop where it is a dot or droppable whitespace in a path (pathNext over
+// pathKind).
+func TestPathTables(t *testing.T) {
+	seen := map[uint8]bool{}
+	for c := range 16 {
+		st := pathState{run: c&1 != 0, slash: c&2 != 0, path: c&4 != 0, empty: c&8 != 0}
+		code := st.code()
+		if code > 15 || seen[code] || pathStates[code] != st {
+			t.Fatalf("state %+v: code %d (seen %v), back to %+v", st, code, seen[code], pathStates[code])
+		}
+		seen[code] = true
+		for b := range 256 {
+			cl := normClass[b]
+			want, stop := st, false
+			switch {
+			case st.path && (b == '.' || cl&cDrop != 0):
+				stop = true
+			case cl&(cDrop|cBreak) != 0:
+				want = pathState{}
+			default:
+				if want.slash {
+					want.path, want.empty = true, false
+				}
+				want.slash, want.run = (b == '/' || b == '\\') && want.run, true
+			}
+			to := pathNext[pathKind[b]|code]
+			if stop != (to == pathStop) || !stop && pathStates[to&15] != want {
+				t.Errorf("byte %q in %+v: table gives %#x, want %+v (stop %v)", rune(b), st, to, want, stop)
+			}
+		}
+	}
+}
+
 // normPieces are what normText builds texts from: the characters each rule
 // treats specially, whitespace the normaliser keeps, extensions listed and
 // not, characters cut in two and invalid UTF-8, with runs near the
