@@ -543,7 +543,11 @@ func (d *driver) feedWhole(t tableMover, output string, x *gather, wide bool) {
 			}
 		}
 		if st := t.move(k, at, x, known); st != nil {
-			d.use(*st)
+			if d.wide && st.mask != 0 || st.mask == d.sc.Active() { // the scanner's set stays: use without its call (no extra markers here)
+				d.mask, d.moves, d.direct, d.hold, d.fast = st.mask, st.moves, st.direct, st.hold, st.direct
+			} else {
+				d.use(*st)
+			}
 			known = true
 			continue
 		}
