@@ -604,7 +604,8 @@ func (d *driver) sync() {
 	d.use(d.g.active())
 }
 
-// use makes st, the grammar's stance, the driver's.
+// use makes st, the grammar's stance, the driver's. feedWhole makes the
+// same assignments itself where the scanner's set stays: keep the two alike.
 func (d *driver) use(st stance) {
 	d.mask = st.mask
 	if m := st.mask | d.extra; m != d.sc.Active() && (!d.wide || m == 0) { // wide: none counts any more, none to watch

@@ -1026,7 +1026,7 @@ func sepAndExt(t string, i int, eof bool) (sepEnd, end int, dots int, spaced boo
 
 // pathRule is the normaliser's rule (a): a name at the end of a path.
 // Where it stands in the current run of path characters, which starts over
-// after a rewrite:
+// after a rewrite, is its pathState.
 type pathRule struct {
 	normFilter
 	pathState

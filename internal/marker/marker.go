@@ -1214,7 +1214,8 @@ func (s *Scanner) matchAcross(a, b string) (k int, more uint64) {
 // (indexEach), which strings.Index makes fast there. A prefix of one byte
 // is looked for with strings.IndexByte, a longer one (or the one active
 // marker) in a text longer than farText with indexFar, in a shorter one
-// with strings.Index.
+// with strings.Index. NextWhole makes the search for a lead of one byte
+// itself: keep the two alike (TestNextWhole).
 func (s *Scanner) index(rest string) (pos, k int) {
 	switch {
 	case s.lead == "": // a long delta (a short one is nextShort's)

@@ -11,6 +11,8 @@ import (
 	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/reasoning-go/reasoning/internal/work"
 )
 
 // event is one thing a Scanner reports: text (held or new) or a marker.
@@ -265,6 +267,56 @@ func TestConservationLong(t *testing.T) {
 			got, _ := scan(set.markers, deltas)
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Fatalf("seed %d, markers %q, input %q, deltas %q: mismatch (-want +got):\n%s", seed, set.markers, input, deltas, diff)
+			}
+		}
+	}
+}
+
+// TestNextWhole checks NextWhole, which makes index's search itself where
+// the active markers share a lead of one byte, against Next on whole
+// texts, call by call: the same pieces and markers and, in builds that
+// count work (reasoning_work), the same work. The texts are thick with the
+// lead, so that the search turns to a search per marker (misses) and stops
+// short of the end (short), and the active set changes after each marker.
+func TestNextWhole(t *testing.T) {
+	sets := [][]string{
+		{"<think>", "</think>", "<tool_call>"},
+		{"<b>", "<think>", "</think>"},                         // a short marker: a lead near the end is tried
+		{"<|start|>", "<|channel|>", "<|message|>", "<|end|>"}, // a lead of two bytes
+		{"[THINK]", "<think>", "[/THINK]", "</think>"},         // no lead
+	}
+	alphabet := []string{"<", "<<<<", "/", "think>", "b>", "tool_call>", "<|", "start|>", "end|>", "[", "[/", "THINK]", " a<b && c<d ", "x", "\n"}
+	const seed = 5
+	r := rand.New(rand.NewPCG(seed, 6))
+	for _, markers := range sets {
+		all := uint64(1)<<len(markers) - 1
+		for range 1000 {
+			input := randomText(r, alphabet, 120)
+			var a, b Scanner
+			a.Reset(markers)
+			b.Reset(markers)
+			a.Feed(input)
+			b.Feed(input)
+			for step := 0; ; step++ {
+				w := work.Total()
+				held, text, k := a.Next()
+				w1 := work.Total() - w
+				w = work.Total()
+				held2, text2, k2 := b.NextWhole()
+				w2 := work.Total() - w
+				if held2 != held || text2 != text || k2 != k || w2 != w1 {
+					t.Fatalf("seed %d, markers %q, input %q, call %d: NextWhole gives %q, %q, %d, work %d; Next %q, %q, %d, work %d",
+						seed, markers, input, step, held2, text2, k2, w2, held, text, k, w1)
+				}
+				if k < 0 {
+					break
+				}
+				mask := r.Uint64N(all + 1)
+				a.SetActive(mask)
+				b.SetActive(mask)
+			}
+			if h, h2 := a.Flush(), b.Flush(); h2 != h {
+				t.Fatalf("seed %d, markers %q, input %q: NextWhole leaves %q held, Next %q", seed, markers, input, h2, h)
 			}
 		}
 	}
