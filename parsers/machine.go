@@ -544,7 +544,7 @@ func (d *driver) feedWhole(t tableMover, output string, x *gather, wide bool) {
 		}
 		if st := t.move(k, at, x, known); st != nil {
 			if d.wide && st.mask != 0 || st.mask == d.sc.Active() { // the scanner's set stays: use without its call (no extra markers here)
-				d.mask, d.moves, d.direct, d.hold, d.fast = st.mask, st.moves, st.direct, st.hold, st.direct
+				d.take(st)
 			} else {
 				d.use(*st)
 			}
@@ -604,15 +604,19 @@ func (d *driver) sync() {
 	d.use(d.g.active())
 }
 
-// use makes st, the grammar's stance, the driver's. feedWhole makes the
-// same assignments itself where the scanner's set stays: keep the two alike.
+// use makes st, the grammar's stance, the driver's, the scanner's set
+// with it. feedWhole calls take alone where the set stays.
 func (d *driver) use(st stance) {
-	d.mask = st.mask
 	if m := st.mask | d.extra; m != d.sc.Active() && (!d.wide || m == 0) { // wide: none counts any more, none to watch
 		d.wide = false
 		d.sc.SetActive(m)
 	}
-	d.moves, d.direct, d.hold = st.moves, st.direct, st.hold
+	d.take(&st)
+}
+
+// take makes st the driver's stance, leaving the scanner's set as it is.
+func (d *driver) take(st *stance) {
+	d.mask, d.moves, d.direct, d.hold = st.mask, st.moves, st.direct, st.hold
 	d.fast = d.direct // the run is settled where the stance may move
 }
 
