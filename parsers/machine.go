@@ -544,7 +544,7 @@ func (d *driver) feedWhole(t tableMover, output string, x *gather, wide bool) {
 		}
 		if st := t.move(k, at, x, known); st != nil {
 			if d.wide && st.mask != 0 || st.mask == d.sc.Active() { // the scanner's set stays: use without its call (no extra markers here)
-				d.take(st)
+				d.take(*st)
 			} else {
 				d.use(*st)
 			}
@@ -611,11 +611,11 @@ func (d *driver) use(st stance) {
 		d.wide = false
 		d.sc.SetActive(m)
 	}
-	d.take(&st)
+	d.take(st)
 }
 
 // take makes st the driver's stance, leaving the scanner's set as it is.
-func (d *driver) take(st *stance) {
+func (d *driver) take(st stance) {
 	d.mask, d.moves, d.direct, d.hold = st.mask, st.moves, st.direct, st.hold
 	d.fast = d.direct // the run is settled where the stance may move
 }
