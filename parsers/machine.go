@@ -543,7 +543,7 @@ func (d *driver) feedWhole(t tableMover, output string, x *gather, wide bool) {
 			}
 		}
 		if st := t.move(k, at, x, known); st != nil {
-			if d.wide && st.mask != 0 || st.mask == d.sc.Active() { // the scanner's set stays: use without its call (no extra markers here)
+			if d.keepsSet(st.mask) { // use without its call (no extra markers here)
 				d.take(*st)
 			} else {
 				d.use(*st)
@@ -605,13 +605,21 @@ func (d *driver) sync() {
 }
 
 // use makes st, the grammar's stance, the driver's, the scanner's set
-// with it. feedWhole calls take alone where the set stays.
+// with it. feedWhole calls take alone where the set stays (keepsSet).
 func (d *driver) use(st stance) {
-	if m := st.mask | d.extra; m != d.sc.Active() && (!d.wide || m == 0) { // wide: none counts any more, none to watch
+	if m := st.mask | d.extra; !d.keepsSet(m) {
 		d.wide = false
 		d.sc.SetActive(m)
 	}
 	d.take(st)
+}
+
+// keepsSet reports whether the scanner's set stays as it is for markers m
+// to count or be watched: it is m already, or the scanner is wide (it
+// watches every marker) and some marker still counts. Where none does, a
+// wide scanner narrows to none.
+func (d *driver) keepsSet(m uint64) bool {
+	return m == d.sc.Active() || d.wide && m != 0
 }
 
 // take makes st the driver's stance, leaving the scanner's set as it is.
