@@ -5,6 +5,7 @@ import (
 
 	"github.com/reasoning-go/reasoning"
 	"github.com/reasoning-go/reasoning/internal/catalog"
+	"github.com/reasoning-go/reasoning/internal/marker"
 	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
@@ -746,26 +747,29 @@ func (g *museGrammar) headerHas(from, i, off int, w string) bool {
 // in w, read from its end, where the recipient lies: the tool the last
 // header named is not joined, nor its first piece looked for (pieceAt).
 func (g *museGrammar) headerEnds(w string) bool {
-	ps, e := g.header.ps, len(w) // w[:e] is what is left to find
-	for j := len(ps) - 1; j >= -1; j-- {
-		s := g.prefix
-		if j >= 0 {
-			s = ps[j].s
+	ps := g.header.ps
+	for j := len(ps) - 1; j >= 0; j-- { // w is what is left to find
+		s := ps[j].s
+		if len(s) > len(w) { // the piece the recipient begins in
+			s = s[len(s)-len(w):]
 		}
-		if len(s) > e { // the piece the recipient begins in
-			s = s[len(s)-e:]
-		}
-		t := w[e-len(s) : e][:len(s)]
-		for k := range len(s) { // a few bytes a piece: no call to compare them
-			if s[k] != t[k] {
+		t := w[len(w)-len(s):]
+		if n := len(s); n >= 4 && n <= 8 { // a ~4-byte delta's piece, most tokens: two words that overlap
+			if marker.Word32(s) != marker.Word32(t) || marker.Word32(s[n-4:]) != marker.Word32(t[n-4:]) {
 				return false
 			}
+		} else {
+			for k := range len(s) { // a few bytes: no call to compare them
+				if s[k] != t[k] {
+					return false
+				}
+			}
 		}
-		if e -= len(s); e == 0 {
+		if w = w[:len(w)-len(s)]; w == "" {
 			return true
 		}
 	}
-	return false
+	return strings.HasSuffix(g.prefix, w)
 }
 
 // headerSpan returns the header's text from offset from, in piece i,
