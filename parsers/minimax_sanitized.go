@@ -166,6 +166,10 @@ func (w *wholeNorm) cut(s string) {
 		if start == d && seen&cDrop == 0 {
 			continue // not spaced
 		}
+		dots := 1 // the run's: the dot, and any after it
+		if seen&cDot != 0 {
+			dots = dotsIn(s[start:end])
+		}
 		x := end + 1
 		for lim := min(len(s), end+17); x < lim && normClass[s[x]]&cAlnum != 0; x++ {
 		}
@@ -197,6 +201,13 @@ func (w *wholeNorm) cut(s string) {
 		// endsPath(next), its ASCII case here (it is not inlined).
 		if n > la && n != lb && normClass[s[n-1]]&(cDrop|cBreak) == 0 &&
 			(uint32(next) < utf8.RuneSelf && pathEnds[next] || uint32(next) >= utf8.RuneSelf && endsPath(next)) {
+			// The common path: a slash and a character before the name, an
+			// ordinary one or a slash before that (pathAt's first case).
+			if m := n - 2; m > la && n < start && normClass[s[n-1]]&cSlash != 0 && normClass[s[m]]&(cDot|cDrop|cBreak|cLead) == 0 && end-start <= maxSepRun && quickPath(s, la, m) {
+				b.cuts = append(b.cuts, nameCut{start, end, dots})
+				la, lb, k = x, x, x
+				continue
+			}
 			if cut, e := a.pathAt(s, la, n, start, end, x); e > 0 {
 				b.cuts = append(b.cuts, cut)
 				la, lb, k = e, e, e
@@ -213,10 +224,21 @@ func (w *wholeNorm) cut(s string) {
 			continue
 		}
 		if seen&cSpecial != 0 || listedExtension(s[end:x]) {
-			b.cuts = append(b.cuts, nameCut{start, end, dotsIn(s[start:end])})
+			b.cuts = append(b.cuts, nameCut{start, end, dots})
 		}
 		lb, k = x, x
 	}
+}
+
+// quickPath reports whether the stretch before s[m+1], a slash, read back
+// to la, ends in ASCII whitespace or one of "'`<>| with no dot in it.
+func quickPath(s string, la, m int) bool {
+	t := s[la:m]
+	i := len(t)
+	for i > 0 && normClass[t[i-1]]&(cDot|cDrop|cBreak|cLead) == 0 {
+		i--
+	}
+	return i > 0 && normClass[t[i-1]]&(cDrop|cBreak) != 0
 }
 
 // pathAt runs rule (a) at the spaced run s[start:end] of a whole text,
