@@ -183,14 +183,13 @@ func (w *wholeNorm) cut(s string) {
 			}
 		}
 		// The run of name characters before the run, s[n:start].
-		t, seen := s[lb:start], uint8(0)
+		t := s[lb:start]
 		i := len(t)
 		for i > 0 {
 			c := normClass[t[i-1]]
 			if c&cName == 0 {
 				break
 			}
-			seen |= c
 			i--
 		}
 		n := lb + i
@@ -223,11 +222,22 @@ func (w *wholeNorm) cut(s string) {
 			end-start > maxSepRun || next == '_' {
 			continue
 		}
-		if seen&cSpecial != 0 || listedExtension(s[end:x]) {
+		if listedExtension(s[end:x]) || special(s[n:start]) {
 			b.cuts = append(b.cuts, nameCut{start, end, dots})
 		}
 		lb, k = x, x
 	}
+}
+
+// special reports whether name, a run of name characters, has a digit, _
+// or -.
+func special(name string) bool {
+	for i := range len(name) {
+		if normClass[name[i]]&cSpecial != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // quickPath reports whether the stretch before s[m+1], a slash, read back
