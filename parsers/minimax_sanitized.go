@@ -200,17 +200,24 @@ func (w *wholeNorm) cut(s string) {
 		// endsPath(next), its ASCII case here (it is not inlined).
 		if n > la && n != lb && normClass[s[n-1]]&(cDrop|cBreak) == 0 &&
 			(uint32(next) < utf8.RuneSelf && pathEnds[next] || uint32(next) >= utf8.RuneSelf && endsPath(next)) {
-			// The common path: a slash and a character before the name, an
-			// ordinary one or a slash before that (pathAt's first case).
-			if m := n - 2; m > la && n < start && normClass[s[n-1]]&cSlash != 0 && normClass[s[m]]&(cDot|cDrop|cBreak|cLead) == 0 && end-start <= maxSepRun && quickPath(s, la, m) {
+			// pathAt's common match, found here: a slash ends the stretch
+			// before the name, after a character of the stretch, which has
+			// no dot and begins after whitespace or one of "'`<>|
+			// (quickPath), so that the slash makes a path and the run
+			// matches at its first byte. Where the stretch has no slash
+			// (slashBack), pathAt finds no path.
+			if m := n - 2; m > la && n < start && normClass[s[n-1]]&cSlash != 0 &&
+				normClass[s[m]]&(cDot|cDrop|cBreak|cLead) == 0 && end-start <= maxSepRun && quickPath(s, la, m) {
 				b.cuts = append(b.cuts, nameCut{start, end, dots})
 				la, lb, k = x, x, x
 				continue
 			}
-			if cut, e := a.pathAt(s, la, n, start, end, x); e > 0 {
-				b.cuts = append(b.cuts, cut)
-				la, lb, k = e, e, e
-				continue
+			if slashBack(s, la, n) {
+				if cut, e := a.pathAt(s, la, n, start, end, x); e > 0 {
+					b.cuts = append(b.cuts, cut)
+					la, lb, k = e, e, e
+					continue
+				}
 			}
 		}
 		// Rule b: a name begins with a letter or digit, not after a dot,
@@ -240,8 +247,20 @@ func special(name string) bool {
 	return false
 }
 
-// quickPath reports whether the stretch before s[m+1], a slash, read back
-// to la, ends in ASCII whitespace or one of "'`<>| with no dot in it.
+// slashBack reports whether the stretch before s[n] (pathAt's), read back to
+// la, may have a slash: false when it begins after ASCII whitespace or one
+// of "'`<>| with none in it.
+func slashBack(s string, la, n int) bool {
+	t := s[la:n]
+	i := len(t)
+	for i > 0 && normClass[t[i-1]]&(cSlash|cDrop|cBreak|cLead) == 0 {
+		i--
+	}
+	return i == 0 || normClass[t[i-1]]&(cDrop|cBreak) == 0
+}
+
+// quickPath reports whether the stretch before s[m] (pathAt's), read back to
+// la, begins after ASCII whitespace or one of "'`<>| with no dot in it.
 func quickPath(s string, la, m int) bool {
 	t := s[la:m]
 	i := len(t)
