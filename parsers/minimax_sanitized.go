@@ -166,6 +166,10 @@ func (w *wholeNorm) cut(s string) {
 		if start == d && seen&cDrop == 0 {
 			continue // not spaced
 		}
+		dots := 1 // the run's: the dot, and any after it
+		if seen&cDot != 0 {
+			dots = dotsIn(s[start:end])
+		}
 		x := end + 1
 		for lim := min(len(s), end+17); x < lim && normClass[s[x]]&cAlnum != 0; x++ {
 		}
@@ -179,14 +183,13 @@ func (w *wholeNorm) cut(s string) {
 			}
 		}
 		// The run of name characters before the run, s[n:start].
-		t, seen := s[lb:start], uint8(0)
+		t := s[lb:start]
 		i := len(t)
 		for i > 0 {
 			c := normClass[t[i-1]]
 			if c&cName == 0 {
 				break
 			}
-			seen |= c
 			i--
 		}
 		n := lb + i
@@ -197,10 +200,24 @@ func (w *wholeNorm) cut(s string) {
 		// endsPath(next), its ASCII case here (it is not inlined).
 		if n > la && n != lb && normClass[s[n-1]]&(cDrop|cBreak) == 0 &&
 			(uint32(next) < utf8.RuneSelf && pathEnds[next] || uint32(next) >= utf8.RuneSelf && endsPath(next)) {
-			if cut, e := a.pathAt(s, la, n, start, end, x); e > 0 {
-				b.cuts = append(b.cuts, cut)
-				la, lb, k = e, e, e
+			// pathAt's common match, found here: a slash ends the stretch
+			// before the name, after a character of the stretch, which has
+			// no dot and begins after whitespace or one of "'`<>|
+			// (quickPath), so that the slash makes a path and the run
+			// matches at its first byte. Where the stretch has no slash
+			// (slashBack), pathAt finds no path.
+			if m := n - 2; m > la && n < start && normClass[s[n-1]]&cSlash != 0 &&
+				normClass[s[m]]&(cDot|cDrop|cBreak|cLead) == 0 && end-start <= maxSepRun && quickPath(s, la, m) {
+				b.cuts = append(b.cuts, nameCut{start, end, dots})
+				la, lb, k = x, x, x
 				continue
+			}
+			if slashBack(s, la, n) {
+				if cut, e := a.pathAt(s, la, n, start, end, x); e > 0 {
+					b.cuts = append(b.cuts, cut)
+					la, lb, k = e, e, e
+					continue
+				}
 			}
 		}
 		// Rule b: a name begins with a letter or digit, not after a dot,
@@ -212,11 +229,45 @@ func (w *wholeNorm) cut(s string) {
 			end-start > maxSepRun || next == '_' {
 			continue
 		}
-		if seen&cSpecial != 0 || listedExtension(s[end:x]) {
-			b.cuts = append(b.cuts, nameCut{start, end, dotsIn(s[start:end])})
+		if listedExtension(s[end:x]) || special(s[n:start]) {
+			b.cuts = append(b.cuts, nameCut{start, end, dots})
 		}
 		lb, k = x, x
 	}
+}
+
+// special reports whether name, a run of name characters, has a digit, _
+// or -.
+func special(name string) bool {
+	for i := range len(name) {
+		if normClass[name[i]]&cSpecial != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// slashBack reports whether the stretch before s[n] (pathAt's), read back to
+// la, may have a slash: false when it begins after ASCII whitespace or one
+// of "'`<>| with none in it.
+func slashBack(s string, la, n int) bool {
+	t := s[la:n]
+	i := len(t)
+	for i > 0 && normClass[t[i-1]]&(cSlash|cDrop|cBreak|cLead) == 0 {
+		i--
+	}
+	return i == 0 || normClass[t[i-1]]&(cDrop|cBreak) == 0
+}
+
+// quickPath reports whether the stretch before s[m] (pathAt's), read back to
+// la, begins after ASCII whitespace or one of "'`<>| with no dot in it.
+func quickPath(s string, la, m int) bool {
+	t := s[la:m]
+	i := len(t)
+	for i > 0 && normClass[t[i-1]]&(cDot|cDrop|cBreak|cLead) == 0 {
+		i--
+	}
+	return i > 0 && normClass[t[i-1]]&(cDrop|cBreak) != 0
 }
 
 // pathAt runs rule (a) at the spaced run s[start:end] of a whole text,
