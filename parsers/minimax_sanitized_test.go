@@ -671,3 +671,51 @@ func TestListedExtension(t *testing.T) {
 		}
 	}
 }
+
+// TestNormalizerShortcuts checks the two reads cut makes before it calls
+// pathAt, on the stretch before a name: quickPath, that the stretch before
+// the slash ending it has no dot and begins after ASCII whitespace or one
+// of "'`<>| (then rule a matches without pathAt), and slashBack, that the
+// stretch may have a slash (else pathAt is not called). Where either says
+// no wrongly, the output stays the same and only the work grows, so no
+// test of the output sees it.
+func TestNormalizerShortcuts(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		la   int
+		want bool
+	}{
+		{" ab", 0, true},
+		{"\tab", 0, true},
+		{"'ab", 0, true},
+		{"x|ab", 0, true},
+		{"x ab", 0, true},
+		{"x a/b", 0, true},
+		{" a.b", 0, false}, // a dot
+		{" ab.", 0, false},
+		{" ab cd", 4, false}, // the whitespace lies before la
+		{" ab cd", 2, true},
+	} {
+		if got := quickPath(c.s, c.la, len(c.s)); got != c.want {
+			t.Errorf("quickPath(%q, %d, %d) = %t, want %t", c.s, c.la, len(c.s), got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		s    string
+		la   int
+		want bool
+	}{
+		{" ab", 0, false},
+		{"\nab", 0, false},
+		{"`ab", 0, false},
+		{"x/y ab", 0, false}, // the slash lies before the whitespace
+		{"a/b", 0, true},
+		{" a/b", 0, true},
+		{"x /ab", 0, true},
+		{"x ab/", 0, true},
+	} {
+		if got := slashBack(c.s, c.la, len(c.s)); got != c.want {
+			t.Errorf("slashBack(%q, %d, %d) = %t, want %t", c.s, c.la, len(c.s), got, c.want)
+		}
+	}
+}

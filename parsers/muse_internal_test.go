@@ -106,3 +106,56 @@ func TestMuseHeldBare(t *testing.T) {
 		}
 	}
 }
+
+// TestMuseHeaderEnds checks headerEnds, the header's text (prefix, then
+// its pieces) ends in w, on pieces of every length it compares alike
+// (up to 3 bytes, 4 to 8, 9 and more), with w matching or differing at the
+// first, a middle and the last byte of a piece, beginning inside a piece,
+// and reaching back into the prefix or past the whole text.
+func TestMuseHeaderEnds(t *testing.T) {
+	for _, c := range []struct {
+		prefix string
+		ps     []string
+		w      string
+		want   bool
+	}{
+		{"", nil, "", true},
+		{"", []string{"to=", "weather", ".get"}, "", true},
+		{"", []string{"to=", "weather", ".get"}, "weather.get", true},
+		{"", []string{"to=", "Xeather", ".get"}, "weather.get", false}, // the first byte of a piece of 4 to 8
+		{"", []string{"to=", "weaXher", ".get"}, "weather.get", false},
+		{"", []string{"to=", "weatheX", ".get"}, "weather.get", false},
+		{"", []string{"to=", "weather", ".gex"}, "weather.get", false},
+		{"", []string{"to=", "weather.g", "et"}, "weather.get", true},
+		{"", []string{"to=", "weatXer.g", "et"}, "weather.get", false}, // the byte no word of a piece of 8 would reach
+		{"", []string{"to=", "Xeather.g", "et"}, "weather.get", false},
+		{"", []string{"to=", "weather.X", "et"}, "weather.get", false},
+		{"", []string{"to=", "wea", "ther.get"}, "weather.get", true},
+		{"", []string{"to=", "wXa", "ther.get"}, "weather.get", false},
+		{"", []string{"to=", "wea", "ther.gXt"}, "weather.get", false},
+		{"", []string{"to=weather", ".get"}, "weather.get", true}, // w begins inside a piece
+		{"", []string{"to=Xeather", ".get"}, "weather.get", false},
+		{"", []string{"weather.get"}, "weather.get", true},
+		{"", []string{"weather.gets"}, "weather.get", false},
+		{"", []string{"to=", "weather", ".get"}, "to=weather.get", true},
+		{"", []string{"to=", "weather", ".get"}, " to=weather.get", false}, // past the whole text
+		{"to=ab", nil, "", true},
+		{"to=ab", nil, "ab", true},
+		{"to=ab", nil, "xb", false},
+		{"to=wea", []string{"ther", ".get"}, "weather.get", true},
+		{"to=wXa", []string{"ther", ".get"}, "weather.get", false},
+		{"wea", []string{"ther", ".get"}, "xweather.get", false},
+	} {
+		g := &museGrammar{prefix: c.prefix}
+		for _, s := range c.ps {
+			g.header.ps = append(g.header.ps, piece{s: s})
+			g.header.n += len(s)
+		}
+		if want := strings.HasSuffix(c.prefix+strings.Join(c.ps, ""), c.w); want != c.want {
+			t.Fatalf("case %q %q %q: want %v, but the text ends in w is %v", c.prefix, c.ps, c.w, c.want, want)
+		}
+		if got := g.headerEnds(c.w); got != c.want {
+			t.Errorf("headerEnds(%q) on prefix %q, pieces %q = %v, want %v", c.w, c.prefix, c.ps, got, c.want)
+		}
+	}
+}
