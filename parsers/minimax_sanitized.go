@@ -200,12 +200,9 @@ func (w *wholeNorm) cut(s string) {
 		// endsPath(next), its ASCII case here (it is not inlined).
 		if n > la && n != lb && normClass[s[n-1]]&(cDrop|cBreak) == 0 &&
 			(uint32(next) < utf8.RuneSelf && pathEnds[next] || uint32(next) >= utf8.RuneSelf && endsPath(next)) {
-			// pathAt's common match, found here: a slash ends the stretch
-			// before the name, after a character of the stretch, which has
-			// no dot and begins after whitespace or one of "'`<>|
-			// (quickPath), so that the slash makes a path and the run
-			// matches at its first byte. Where the stretch has no slash
-			// (slashBack), pathAt finds no path.
+			// pathAt's common match, without its call: a short run after a
+			// name that a slash ends, in a stretch that quickPath accepts.
+			// A stretch with no slash (slashBack) has no match.
 			if m := n - 2; m > la && n < start && normClass[s[n-1]]&cSlash != 0 &&
 				normClass[s[m]]&(cDot|cDrop|cBreak|cLead) == 0 && end-start <= maxSepRun && quickPath(s, la, m) {
 				b.cuts = append(b.cuts, nameCut{start, end, dots})
@@ -260,7 +257,9 @@ func slashBack(s string, la, n int) bool {
 }
 
 // quickPath reports whether the stretch before s[m] (pathAt's), read back to
-// la, begins after ASCII whitespace or one of "'`<>| with no dot in it.
+// la, begins after ASCII whitespace or one of "'`<>| and has no dot nor
+// byte that may begin a Unicode space: then a slash after it, at s[m+1],
+// makes a path, which the run after the name matches at its first byte.
 func quickPath(s string, la, m int) bool {
 	t := s[la:m]
 	i := len(t)
