@@ -245,15 +245,15 @@ func special(name string) bool {
 }
 
 // slashBack reports whether the stretch before s[n] (pathAt's), read back to
-// la, may have a slash: false when it begins after ASCII whitespace or one
-// of "'`<>| with none in it.
+// la, may have a slash: false when it has none, up to la or to ASCII
+// whitespace or one of "'`<>|.
 func slashBack(s string, la, n int) bool {
 	t := s[la:n]
 	i := len(t)
 	for i > 0 && normClass[t[i-1]]&(cSlash|cDrop|cBreak|cLead) == 0 {
 		i--
 	}
-	return i == 0 || normClass[t[i-1]]&(cDrop|cBreak) == 0
+	return i > 0 && normClass[t[i-1]]&(cDrop|cBreak) == 0
 }
 
 // quickPath reports whether the stretch before s[m] (pathAt's), read back to

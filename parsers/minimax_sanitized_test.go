@@ -676,7 +676,7 @@ func TestListedExtension(t *testing.T) {
 // pathAt, on the stretch before a name: quickPath, that the stretch before
 // the slash ending it has no dot and begins after ASCII whitespace or one
 // of "'`<>| (then rule a matches without pathAt), and slashBack, that the
-// stretch may have a slash (else pathAt is not called). Where either says
+// stretch may have a slash after la (else pathAt is not called). Where either says
 // no wrongly, the output stays the same and only the work grows, so no
 // test of the output sees it.
 func TestNormalizerShortcuts(t *testing.T) {
@@ -713,6 +713,10 @@ func TestNormalizerShortcuts(t *testing.T) {
 		{" a/b", 0, true},
 		{"x /ab", 0, true},
 		{"x ab/", 0, true},
+		{"ab", 0, false},     // no slash up to la
+		{"a/b cd", 4, false}, // the slash lies before la, which pathAt reads back to
+		{"a/bcd", 2, false},
+		{"a/bcd", 1, true},
 	} {
 		if got := slashBack(c.s, c.la, len(c.s)); got != c.want {
 			t.Errorf("slashBack(%q, %d, %d) = %t, want %t", c.s, c.la, len(c.s), got, c.want)
