@@ -1126,14 +1126,19 @@ func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 			}
 			return reasoning.Message{Content: t}
 		}
-	} else if l.direct >= 0 && s.quietIDs(d.IDs) {
+	} else if !s.quietIDs(d.IDs) {
+		// The driver's (below). quietIDs is asked once for the cases
+		// after it, where each asked it after its own test, joined in a
+		// bool; the ID mode it notes, the driver (takeIDs, markerDelta)
+		// notes for the delta too, or the stream is finished.
+	} else if l.direct >= 0 {
 		if l.sc.Quiet(t) {
 			return l.quiet(t, &s.slab) // the driver holds what the grammar would (driver.run)
 		}
 		if m, ok := s.release(t); ok {
 			return m
 		}
-	} else if l.fast == directSegment && s.quietIDs(d.IDs) {
+	} else if l.fast == directSegment {
 		if l.sc.Quiet(t) {
 			// Most of a tool call's deltas: added where the open segment's
 			// gathered text has room for them (segmentBuilder.add's common
@@ -1150,7 +1155,7 @@ func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 			}
 		}
 		return s.toSection(t)
-	} else if l.fast == directHeld && s.quietIDs(d.IDs) {
+	} else if l.fast == directHeld {
 		// A header's text. Where the grammar refuses a marker's first
 		// byte (spec.heldBare), it is asked first, with no search.
 		if s.heldBare {
