@@ -1127,10 +1127,10 @@ func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 			return reasoning.Message{Content: t}
 		}
 	} else if !s.quietIDs(d.IDs) {
-		// The driver's (below). quietIDs is asked once for the cases
-		// after it, where each asked it after its own test, joined in a
-		// bool; the ID mode it notes, the driver (takeIDs, markerDelta)
-		// notes for the delta too, or the stream is finished.
+		// A delta that carries a marker's ID: the driver's (below).
+		// Asked once here for all the cases after it; the ID mode
+		// quietIDs notes, the driver notes for the delta too (takeIDs,
+		// markerDelta), or the stream is finished.
 	} else if l.direct >= 0 {
 		if l.sc.Quiet(t) {
 			return l.quiet(t, &s.slab) // the driver holds what the grammar would (driver.run)
