@@ -676,50 +676,47 @@ func TestListedExtension(t *testing.T) {
 // pathAt, on the stretch before a name: quickPath, that the stretch before
 // the slash ending it has no dot and begins after ASCII whitespace or one
 // of "'`<>| (then rule a matches without pathAt), and slashBack, that the
-// stretch may have a slash after la (else pathAt is not called). Where either says
-// no wrongly, the output stays the same and only the work grows, so no
-// test of the output sees it.
+// stretch may have a slash after la (else pathAt is not called). Where
+// either says no wrongly, the output stays the same and only the work
+// grows, so no test of the output sees it.
 func TestNormalizerShortcuts(t *testing.T) {
-	for _, c := range []struct {
-		s    string
-		la   int
-		want bool
-	}{
-		{" ab", 0, true},
-		{"\tab", 0, true},
-		{"'ab", 0, true},
-		{"x|ab", 0, true},
-		{"x ab", 0, true},
-		{"x a/b", 0, true},
-		{" a.b", 0, false}, // a dot
-		{" ab.", 0, false},
-		{" ab cd", 4, false}, // the whitespace lies before la
-		{" ab cd", 2, true},
-	} {
-		if got := quickPath(c.s, c.la, len(c.s)); got != c.want {
-			t.Errorf("quickPath(%q, %d, %d) = %t, want %t", c.s, c.la, len(c.s), got, c.want)
-		}
+	type read struct {
+		name string
+		f    func(s string, la, n int) bool
 	}
+	quick, back := read{"quickPath", quickPath}, read{"slashBack", slashBack}
 	for _, c := range []struct {
+		read
 		s    string
 		la   int
 		want bool
 	}{
-		{" ab", 0, false},
-		{"\nab", 0, false},
-		{"`ab", 0, false},
-		{"x/y ab", 0, false}, // the slash lies before the whitespace
-		{"a/b", 0, true},
-		{" a/b", 0, true},
-		{"x /ab", 0, true},
-		{"x ab/", 0, true},
-		{"ab", 0, false},     // no slash up to la
-		{"a/b cd", 4, false}, // the slash lies before la, which pathAt reads back to
-		{"a/bcd", 2, false},
-		{"a/bcd", 1, true},
+		{quick, " ab", 0, true},
+		{quick, "\tab", 0, true},
+		{quick, "'ab", 0, true},
+		{quick, "x|ab", 0, true},
+		{quick, "x ab", 0, true},
+		{quick, "x a/b", 0, true},
+		{quick, " a.b", 0, false}, // a dot
+		{quick, " ab.", 0, false},
+		{quick, " ab cd", 4, false}, // the whitespace lies before la
+		{quick, " ab cd", 2, true},
+
+		{back, " ab", 0, false},
+		{back, "\nab", 0, false},
+		{back, "`ab", 0, false},
+		{back, "x/y ab", 0, false}, // the slash lies before the whitespace
+		{back, "a/b", 0, true},
+		{back, " a/b", 0, true},
+		{back, "x /ab", 0, true},
+		{back, "x ab/", 0, true},
+		{back, "ab", 0, false},     // no slash up to la
+		{back, "a/b cd", 4, false}, // the slash lies before la, which pathAt reads back to
+		{back, "a/bcd", 2, false},
+		{back, "a/bcd", 1, true},
 	} {
-		if got := slashBack(c.s, c.la, len(c.s)); got != c.want {
-			t.Errorf("slashBack(%q, %d, %d) = %t, want %t", c.s, c.la, len(c.s), got, c.want)
+		if got := c.f(c.s, c.la, len(c.s)); got != c.want {
+			t.Errorf("%s(%q, %d, %d) = %t, want %t", c.name, c.s, c.la, len(c.s), got, c.want)
 		}
 	}
 }
