@@ -120,7 +120,8 @@ func TestNormalizerCases(t *testing.T) {
 		{"main2 . " + strings.Repeat("a", 17), "main2 . " + strings.Repeat("a", 17)},
 		{"main2 . py_x", "main2 . py_x"},
 		{"see a/b . c and main . py, then x/y .\tz", "see a/b.c and main.py, then x/y.z"},
-		{"/.c. p /.c. p", "/.c. p /.c. p"}, // rule a: a stretch is read afresh, with nothing of the last one's try (pathAt)
+		{"/.c. p /.c. p", "/.c. p /.c. p"},     // rule a: a stretch is read afresh, with nothing of the last one's try (pathAt)
+		{" a/b . py/c . py", " a/b.py/c . py"}, // rule a: a stretch begins where the last match ended, so the slash there has no character before it (pathAt reads back to la, no further)
 	} {
 		if got := normalizePaths(c.in); got != c.want {
 			t.Errorf("normalizePaths(%q) = %q, want %q", c.in, got, c.want)
