@@ -38,6 +38,42 @@ func TestNormalizerAgrees(t *testing.T) {
 	}
 }
 
+// TestNormalizerShortTexts checks normalizePaths against refNorm on many
+// short texts of a few pieces from a small set, the characters the rules'
+// shortcuts turn on: where TestNormalizerAgrees's texts are long and
+// varied, these are dense in the shapes that decide a try (a slash, a dot,
+// a run, a name, an extension), in every order. Texts built so found the
+// text that shows why pathAt resets its state (in TestNormalizerCases),
+// which the long ones had not. One text in 64 is also streamed a byte at a
+// time and in random deltas (normAgree).
+func TestNormalizerShortTexts(t *testing.T) {
+	pieces := []string{"a", "b", "_", "2", "/", "\\", ".", "..", " ", " ", "\n", "'", "py", "json", "x/", " . ", "c . py"}
+	texts := 300_000
+	if conformance.FullSweep() {
+		texts = 3_000_000
+	}
+	seed := uint64(7)
+	r := rand.New(rand.NewPCG(seed, 31))
+	var b strings.Builder
+	for n := range texts {
+		b.Reset()
+		for range 2 + r.IntN(14) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		text := b.String()
+		if got, want := normalizePaths(text), new(refNorm).chain(text, true); got != want {
+			t.Fatalf("seed %d, text %d: normalizePaths(%q) = %q, want %q", seed, n, text, got, want)
+		}
+		if n%64 == 0 {
+			for _, deltas := range normChunkings(r, text)[1:] {
+				if err := normAgree(deltas); err != nil {
+					t.Fatalf("seed %d, text %d, deltas %q: %v", seed, n, deltas, err)
+				}
+			}
+		}
+	}
+}
+
 // TestNormalizerCases checks normalizePaths on cases chosen for the edge
 // paths of its bulk skipping: dots and droppable whitespace at the ends of
 // a text, runs of whitespace at the limit, names and paths reaching back
@@ -84,6 +120,8 @@ func TestNormalizerCases(t *testing.T) {
 		{"main2 . " + strings.Repeat("a", 17), "main2 . " + strings.Repeat("a", 17)},
 		{"main2 . py_x", "main2 . py_x"},
 		{"see a/b . c and main . py, then x/y .\tz", "see a/b.c and main.py, then x/y.z"},
+		{"/.c. p /.c. p", "/.c. p /.c. p"},     // rule a: a stretch is read afresh, with nothing of the last one's try (pathAt)
+		{" a/b . py/c . py", " a/b.py/c . py"}, // rule a: a stretch begins where the last match ended, so the slash there has no character before it (pathAt reads back to la, no further)
 	} {
 		if got := normalizePaths(c.in); got != c.want {
 			t.Errorf("normalizePaths(%q) = %q, want %q", c.in, got, c.want)
