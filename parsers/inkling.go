@@ -87,8 +87,13 @@ func (g *inklingGrammar) cloneInto(dst grammar) {
 func (g *inklingGrammar) active() stance {
 	// Text goes direct to its section but in a header, which text may
 	// degrade, and while reasoning's trailing whitespace is held, which the
-	// next text releases: those move the stance.
+	// next text releases: those move the stance. A header's text the
+	// grammar holds back as it comes (directHeld, takeHeld), so that a
+	// stream's header deltas, and those of the kind marker after it, do
+	// not take the driver's feed.
 	switch g.phase {
+	case inklingInHeader:
+		return stance{mask: 1<<len(inklingMarkers) - 1, moves: true, direct: directHeld}
 	case inklingInTool:
 		return stance{mask: toolBlockEnds, direct: int8(phaseContent)}
 	case inklingInContent:
@@ -117,6 +122,19 @@ func (g *inklingGrammar) text(s string, at int, out emitter) {
 	default:
 		out(phaseContent, s, at)
 	}
+}
+
+// takeHeld adds s, text at offset at, to the header held, unless it ends
+// the header (see text: it fills it, or has a newline) or the grammar
+// holds none.
+func (g *inklingGrammar) takeHeld(s string, at int) bool {
+	if g.phase != inklingInHeader || g.header.n+len(s) > maxHeader || strings.IndexByte(s, '\n') >= 0 {
+		return false
+	}
+	if s != "" {
+		g.header.add(s, at)
+	}
+	return true
 }
 
 // degrade ends a header that met no kind marker: its text is content.

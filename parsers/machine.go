@@ -1368,10 +1368,12 @@ func (s *shell) heldTail(t string) reasoning.Message {
 // without the scanner's search: in a segment as t's first byte tells
 // (marker.Scanner.Drop), where text goes to a section once Step has found
 // that t does not go on with the marker the byte begins
-// (marker.Scanner.DropMissed, afterDropped). Unless the grammar holds the
-// text back, a t whose only marker is one its end begins goes there but
-// for that end, which the scanner holds, as Quiet found it
-// (marker.Scanner.HoldEnd).
+// (marker.Scanner.DropMissed, afterDropped). A t whose only marker is one
+// its end begins goes there (or to the grammar, which holds it) but for
+// that end, which the scanner holds, without the scanner's search: as
+// Quiet found it (marker.Scanner.HoldEnd), unless the grammar holds the
+// text back, or, where the markers share a first byte, from t's first such
+// byte on (marker.Scanner.HoldTail).
 //
 //go:noinline
 func (s *shell) toSection(t string) reasoning.Message {
@@ -1418,26 +1420,35 @@ func (s *shell) toSection(t string) reasoning.Message {
 			}
 		}
 	}
+	text, ok := "", false
 	if l.fast != directHeld {
-		if text, ok := l.sc.HoldEnd(t); ok {
-			l.fed += len(t)
-			switch {
-			case l.fast == directSegment:
-				if b, n := s.segs, len(s.segs.buf); text != "" && n > 0 && n+len(text) <= cap(b.buf) {
-					b.buf = b.buf[:n+len(text)] // add's common case, as above
-					copy(b.buf[n:], text)
-				} else {
-					s.segs.add(text)
-				}
-			case text != "" && holds(l.hold, text[len(text)-1]):
+		text, ok = l.sc.HoldEnd(t)
+	}
+	if !ok { // markers that share a first byte, whose Quiet notes nothing: "sis<", "<|ch"
+		text, ok = l.sc.HoldTail(t)
+	}
+	if ok {
+		l.fed += len(t)
+		switch {
+		case l.fast == directHeld:
+			if text != "" && !s.held.takeHeld(text, l.pos) {
 				return s.feedOn("", text, -1)
-			default:
-				l.pos += len(text)
-				return l.directMessage(text)
 			}
+		case l.fast == directSegment:
+			if b, n := s.segs, len(s.segs.buf); text != "" && n > 0 && n+len(text) <= cap(b.buf) {
+				b.buf = b.buf[:n+len(text)] // add's common case, as above
+				copy(b.buf[n:], text)
+			} else {
+				s.segs.add(text)
+			}
+		case text != "" && holds(l.hold, text[len(text)-1]):
+			return s.feedOn("", text, -1)
+		default:
 			l.pos += len(text)
-			return reasoning.Message{}
+			return l.directMessage(text)
 		}
+		l.pos += len(text)
+		return reasoning.Message{}
 	}
 	l.sc.Feed(t)
 	l.fed += len(t)
