@@ -364,15 +364,16 @@ func normalizePaths(s string) string {
 // fast path would hand the delta to its scanner instead (it has a "<", or
 // the scanner holds text), the delta goes to the scanner (shell.scan).
 // A short delta that ends in an ASCII character, after no text rule (a)
-// holds, goes through
-// rule (a) here as its feed takes such a delta, from one scan of its
-// bytes' classes; when rule (a) takes it whole (pathRule.short) and it has
-// no dot, after no held text but a run of whitespace with no dot that it
-// ends, it goes through rule (b) in the same pass: no try in it may match,
-// and only a run of whitespace after a name at its end is held; one whose
-// dots are all in a run at its end goes through rule (b) in dotted. Any
-// other goes through each rule's feed (rule (b)'s alone when rule (a) took
-// it here). Without a base shell (sanitized.base nil), the delta is
+// holds, goes through the rules here, from one scan of its bytes'
+// classes: a run of name characters, after no held text but a run of
+// whitespace with no dot (sanitized.slow), as one step of each rule; any
+// other through rule (a) as its feed takes such a delta; when rule (a)
+// takes it whole (pathRule.short) and it has no dot, after no held text
+// but a run of whitespace with no dot that it ends, it goes through rule
+// (b) in the same pass: no try in it may match, and only a run of
+// whitespace after a name at its end is held; one whose dots are all in a
+// run at its end goes through rule (b) in dotted. Any other goes through
+// each rule's feed (rule (b)'s alone when rule (a) took it here). Without a base shell (sanitized.base nil), the delta is
 // content, and goes through the rules alone.
 func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	s, ids, sh := d.Text, d.IDs, p.base
@@ -441,13 +442,35 @@ func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 		}
 		last = normClass[s[n-1]]
 	}
+	if c0&rest != 0 && !p.slow {
+		// A run of name characters, the common delta: it has no "<", and
+		// it neither begins nor goes on with a run of either rule. Rule
+		// (a) steps over it as over one ordinary character; rule (b)'s
+		// run of name characters goes on or begins with it, and a run of
+		// whitespace it held ends.
+		if sh != nil {
+			sh.took(n)
+		}
+		p.paths.ordinary()
+		b := &p.names
+		if b.st&nInRun != 0 {
+			b.st |= seen & cSpecial
+			b.n += n
+		} else {
+			b.st, b.n = nameBegins(b.st, c0)|seen&cSpecial, n
+		}
+		if held := b.hold; held != "" {
+			b.phase, b.hold = noTry, ""
+			return reasoning.Message{Content: b.slab.Append(held, s)}
+		}
+		return reasoning.Message{Content: s}
+	}
 	if sh != nil {
 		if seen&cBreak != 0 && hasOpen(s) { // "<" has cBreak
 			return p.decided(sh.scan(s))
 		}
 		sh.took(n)
 	}
-	all := c0 & rest
 	// Rule (a), which holds nothing, as its feed reads a short delta.
 	a, b := &p.paths, &p.names
 	if !a.path && !a.slash && seen&(cSlash|cLead) == 0 {
@@ -477,13 +500,6 @@ func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	// if that run is a name.
 	held := b.hold
 	switch {
-	case all != 0: // a run of name characters
-		if b.st&nInRun != 0 {
-			b.st |= seen & cSpecial
-			b.n += n
-		} else {
-			b.st, b.n = nameBegins(b.st, normClass[s[0]])|seen&cSpecial, n
-		}
 	case rest != 0 && n > 1: // a run of name characters after one that is not
 		b.st, b.n = nameBegins(afterOf(c0), normClass[s[1]])|seen&cSpecial, n-1
 	case last&cName != 0 && n == 4:
