@@ -373,8 +373,9 @@ func normalizePaths(s string) string {
 // (b) in the same pass: no try in it may match, and only a run of
 // whitespace after a name at its end is held; one whose dots are all in a
 // run at its end goes through rule (b) in dotted. Any other goes through
-// each rule's feed (rule (b)'s alone when rule (a) took it here). Without a base shell (sanitized.base nil), the delta is
-// content, and goes through the rules alone.
+// each rule's feed (rule (b)'s alone when rule (a) took it here).
+// Without a base shell (sanitized.base nil), the delta is content, and
+// goes through the rules alone.
 func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	s, ids, sh := d.Text, d.IDs, p.base
 	n := len(s)
