@@ -520,33 +520,12 @@ func (g *tagGrammar) active() stance {
 	// found by the shell's scanner steps, not the driver's feed.
 	if s.holding() || len(g.ws.ws) > 0 || len(g.cws.ws) > 0 {
 		st := stance{mask: g.fam.act[s.key()], moves: true, direct: -1}
-		if s.begun && !s.leading && (s.inTail || g.trimsAlone()) || g.spaceAlone() != nil {
+		if s.begun && !s.leading && (s.inTail || g.trimsAlone()) {
 			st.direct = directHeld
 		}
 		return st
 	}
 	return g.fam.stances[s.key()]
-}
-
-// spaceAlone returns the trailing whitespace the grammar holds where that
-// is all it holds, in the section it stands in, whose stance holds such a
-// run (stance.hold): whitespace alone goes on with it (takeHeld), as emit
-// would hold it. Else nil. It is so after a marker that leaves the section
-// as it was (Apriel's terminators in content), which the driver's run
-// went to the grammar before.
-func (g *tagGrammar) spaceAlone() *trailingSpace {
-	s := &g.state
-	if s.holding() {
-		return nil
-	}
-	own, other := &g.cws, &g.ws
-	if s.phase == phaseReasoning {
-		own, other = &g.ws, &g.cws
-	}
-	if st := &g.fam.stances[s.key()]; st.direct < 0 || st.hold != spaceSet || len(own.ws) == 0 || len(other.ws) > 0 {
-		return nil
-	}
-	return own
 }
 
 // trimsAlone reports whether the leading trim (trimming) is the one hold
@@ -568,25 +547,16 @@ func (g *tagGrammar) trimSet() *cutSet {
 	return &g.fam.cutContent
 }
 
-// takeHeld takes s, text at offset at that holds no marker, where it is
-// the tail's characters alone, or, where the leading trim alone holds
-// (trimsAlone), the trim's: emit would drop all of it and leave the
-// grammar where it is. Where the grammar holds its section's trailing
-// whitespace alone (spaceAlone), whitespace alone is held with it, as emit
-// would. It refuses any other text, which the grammar must see. Its
-// stance is directHeld only there (see active).
-func (g *tagGrammar) takeHeld(s string, at int) bool {
+// takeHeld takes s, text that holds no marker, where it is the tail's
+// characters alone, or, where the leading trim alone holds (trimsAlone),
+// the trim's: emit would drop all of it and leave the grammar where it is.
+// It refuses any other text, which the grammar must see. Its stance is
+// directHeld only there (see active).
+func (g *tagGrammar) takeHeld(s string, _ int) bool {
 	if g.state.inTail {
 		return g.fam.cutTail.span(s) == len(s)
 	}
-	if g.trimsAlone() {
-		return g.trimSet().span(s) == len(s)
-	}
-	if ws := g.spaceAlone(); ws != nil && trimSpaceRight(s) == "" {
-		ws.ws = append(ws.ws, piece{s, at})
-		return true
-	}
-	return false
+	return g.trimsAlone() && g.trimSet().span(s) == len(s)
 }
 
 func (g *tagGrammar) text(s string, at int, out emitter) {
