@@ -513,14 +513,12 @@ func (g *tagGrammar) reset(f *tagFamily, s tagState) {
 func (g *tagGrammar) active() stance {
 	s := &g.state
 	// Text held at the start or end of a section moves the stance: the
-	// next text releases it. In a tail or a leading trim, once the output
-	// has begun, the shell hands the grammar a delta itself (directHeld):
-	// one of the tail's characters alone, or of the trim's, is dropped
-	// without the driver (takeHeld), and a marker cut into deltas is
-	// found by the shell's scanner steps, not the driver's feed.
+	// next text releases it. In a tail, once the output has begun, the
+	// shell hands the grammar a delta itself (directHeld): one of the
+	// tail's characters alone is dropped without the driver (takeHeld).
 	if s.holding() || len(g.ws.ws) > 0 || len(g.cws.ws) > 0 {
 		st := stance{mask: g.fam.act[s.key()], moves: true, direct: -1}
-		if s.begun && !s.leading && (s.inTail || g.trimsAlone()) {
+		if s.inTail && s.begun && !s.leading {
 			st.direct = directHeld
 		}
 		return st
@@ -528,35 +526,12 @@ func (g *tagGrammar) active() stance {
 	return g.fam.stances[s.key()]
 }
 
-// trimsAlone reports whether the leading trim (trimming) is the one hold
-// that shapes the next text, as a run it drops: not a label, a gap or a
-// wrapper's newline, which emit takes first, nor a trim of one character
-// (trimOnce, in content), which any text ends; its set is ASCII (span).
-func (g *tagGrammar) trimsAlone() bool {
-	s := &g.state
-	return s.trimming && !s.inTail && !s.labeling && !s.gap && !s.wrapped && g.trimSet().ascii &&
-		!(g.fam.trimOnce && s.phase == phaseContent)
-}
-
-// trimSet is the set the leading trim drops where the state stands:
-// trimOpen's in reasoning, trimContent's in content.
-func (g *tagGrammar) trimSet() *cutSet {
-	if g.state.phase == phaseReasoning {
-		return &g.fam.cutOpen
-	}
-	return &g.fam.cutContent
-}
-
 // takeHeld takes s, text that holds no marker, where it is the tail's
-// characters alone, or, where the leading trim alone holds (trimsAlone),
-// the trim's: emit would drop all of it and leave the grammar where it is.
-// It refuses any other text, which the grammar must see. Its stance is
-// directHeld only there (see active).
+// characters alone: the tail goes on, dropped, and the grammar stays where
+// it is. It refuses any other text, which the grammar must see. Its stance
+// is directHeld only in a tail (see active).
 func (g *tagGrammar) takeHeld(s string, _ int) bool {
-	if g.state.inTail {
-		return g.fam.cutTail.span(s) == len(s)
-	}
-	return g.trimsAlone() && g.trimSet().span(s) == len(s)
+	return g.state.inTail && g.fam.cutTail.span(s) == len(s)
 }
 
 func (g *tagGrammar) text(s string, at int, out emitter) {
@@ -795,7 +770,10 @@ func (g *tagGrammar) emit(s string, at int, out emitter) {
 		}
 	}
 	if g.state.trimming {
-		cut := g.trimSet()
+		cut := &g.fam.cutContent
+		if g.state.phase == phaseReasoning {
+			cut = &g.fam.cutOpen
+		}
 		t := cut.trimLeft(s)
 		if g.fam.trimOnce && g.state.phase == phaseContent {
 			g.state.trimming = false // one character at most, the first
