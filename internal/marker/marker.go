@@ -230,8 +230,11 @@ type setFacts struct {
 	// grouped is the set's group's markers once its table is read (see
 	// table), else 0.
 	grouped uint64
-	slot    int    // its entry of sets and tabs
-	only    int    // the one first byte all its markers share, else -1
+	slot    int // its entry of sets and tabs
+	only    int // the one first byte all its markers share, else -1
+	// pair is, where its markers begin with exactly two bytes, both
+	// spread over a word's bytes (Lows times each), else 0.
+	pair    [2]uint64
 	lead    string // the longest prefix its markers share ("" when none)
 	longest int    // length of its longest marker
 	short   int    // length of its shortest marker
@@ -269,6 +272,24 @@ func (s *Scanner) derive(mask uint64, slot int) activeSet {
 	}
 	if e.lead != "" {
 		e.only = int(e.lead[0])
+		return e
+	}
+	var a, b byte
+	n := 0
+	for m := mask; m != 0; m &= m - 1 {
+		c := s.markers[bits.TrailingZeros64(m)][0]
+		switch {
+		case n > 0 && c == a || n > 1 && c == b:
+		case n == 0:
+			a, n = c, 1
+		case n == 1:
+			b, n = c, 2
+		default:
+			n = 3
+		}
+	}
+	if n == 2 {
+		e.pair = [2]uint64{uint64(a) * Lows, uint64(b) * Lows}
 	}
 	return e
 }
@@ -477,6 +498,15 @@ func (s *Scanner) Quiet(t string) bool {
 		return true
 	case len(t) > 32:
 		return false
+	}
+	if s.pair[0] != 0 && len(t) >= 4 && len(t) <= 8 {
+		// Two first bytes ("[" and "<"): the common delta with neither is
+		// read as one word, as above, each byte tested at once.
+		x := uint64(Word32(t)) | uint64(Word32(t[len(t)-4:]))<<32
+		y, z := x^s.pair[0], x^s.pair[1]
+		if ((y-Lows)&^y|(z-Lows)&^z)&highs == 0 {
+			return true
+		}
 	}
 	first := s.table()
 	_ = first[0] // its nil check, once, not in the loop
