@@ -230,14 +230,14 @@ type setFacts struct {
 	// grouped is the set's group's markers once its table is read (see
 	// table), else 0.
 	grouped uint64
-	slot    int // its entry of sets and tabs
-	only    int // the one first byte all its markers share, else -1
-	// pair is, where its markers begin with exactly two bytes, both
-	// spread over a word's bytes (Lows times each), else 0.
-	pair    [2]uint64
+	slot    int    // its entry of sets and tabs
+	only    int    // the one first byte all its markers share, else -1
 	lead    string // the longest prefix its markers share ("" when none)
 	longest int    // length of its longest marker
 	short   int    // length of its shortest marker
+	// pair is, where its markers begin with exactly two bytes, both
+	// spread over a word's bytes (Lows times each), else 0.
+	pair [2]uint64
 }
 
 // set returns the entry of sets that holds what SetActive derives from
@@ -499,12 +499,17 @@ func (s *Scanner) Quiet(t string) bool {
 	case len(t) > 32:
 		return false
 	}
-	if s.pair[0] != 0 && len(t) >= 4 && len(t) <= 8 {
+	if s.pair[0] != 0 && len(t) <= 8 {
 		// Two first bytes ("[" and "<"): the common delta with neither is
 		// read as one word, as above, each byte tested at once.
-		x := uint64(Word32(t)) | uint64(Word32(t[len(t)-4:]))<<32
-		y, z := x^s.pair[0], x^s.pair[1]
-		if ((y-Lows)&^y|(z-Lows)&^z)&highs == 0 {
+		var x uint64
+		switch n := len(t); {
+		case n >= 4:
+			x = uint64(Word32(t)) | uint64(Word32(t[n-4:]))<<32
+		case n > 0:
+			x = uint64(t[0])*Lows&^0xffff00 | uint64(t[n>>1])<<8 | uint64(t[n-1])<<16
+		}
+		if y, z := x^s.pair[0], x^s.pair[1]; ((y-Lows)&^y|(z-Lows)&^z)&highs == 0 {
 			return true
 		}
 	}
