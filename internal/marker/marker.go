@@ -235,6 +235,10 @@ type setFacts struct {
 	lead    string // the longest prefix its markers share ("" when none)
 	longest int    // length of its longest marker
 	short   int    // length of its shortest marker
+	// pair is, where its markers begin with exactly two bytes, both
+	// spread over a word's bytes (Lows times each), the first not NUL;
+	// else zero, as where the first is NUL (Quiet's word test is off).
+	pair [2]uint64
 }
 
 // set returns the entry of sets that holds what SetActive derives from
@@ -269,6 +273,24 @@ func (s *Scanner) derive(mask uint64, slot int) activeSet {
 	}
 	if e.lead != "" {
 		e.only = int(e.lead[0])
+		return e
+	}
+	var a, b byte
+	n := 0
+	for m := mask; m != 0; m &= m - 1 {
+		c := s.markers[bits.TrailingZeros64(m)][0]
+		switch {
+		case n > 0 && c == a || n > 1 && c == b:
+		case n == 0:
+			a, n = c, 1
+		case n == 1:
+			b, n = c, 2
+		default:
+			n = 3
+		}
+	}
+	if n == 2 {
+		e.pair = [2]uint64{uint64(a) * Lows, uint64(b) * Lows}
 	}
 	return e
 }
@@ -477,6 +499,15 @@ func (s *Scanner) Quiet(t string) bool {
 		return true
 	case len(t) > 32:
 		return false
+	}
+	if s.pair[0] != 0 && len(t) >= 4 && len(t) <= 8 {
+		// Two first bytes ("[" and "<"): the common delta of 4 to 8 bytes
+		// with neither is read as one word, as above, each byte tested at
+		// once. (Deltas of 1 to 3 bytes read so cost more than they save.)
+		x := uint64(Word32(t)) | uint64(Word32(t[len(t)-4:]))<<32
+		if y, z := x^s.pair[0], x^s.pair[1]; ((y-Lows)&^y|(z-Lows)&^z)&highs == 0 {
+			return true
+		}
 	}
 	first := s.table()
 	_ = first[0] // its nil check, once, not in the loop

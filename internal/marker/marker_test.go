@@ -716,6 +716,46 @@ func TestQuietWord(t *testing.T) {
 	}
 }
 
+// TestQuietPair checks Quiet's word test for markers that begin with two
+// bytes (Mistral's "[" and "<") against its byte loop, the test off: every
+// delta of up to 12 bytes with either byte, or both, at one place or at
+// none, among bytes that differ from them by a bit (where a word's
+// arithmetic could carry).
+func TestQuietPair(t *testing.T) {
+	for _, p := range [][2]byte{{'[', '<'}, {1, 0}, {0x7f, 0x80}, {0xfe, 0xff}, {'a', 'a' ^ 0x80}} {
+		markers := []string{string([]byte{p[0], 'a'}), string([]byte{p[1], 'b', 'c'}), string([]byte{p[0], 'd', 'e'})}
+		for _, fill := range []byte{p[0] ^ 1, p[1] ^ 1, p[0] ^ 0x80, p[1] + 1, p[0] - 1, 'a', 0, 0xff} {
+			if fill == p[0] || fill == p[1] {
+				continue
+			}
+			for n := 0; n <= 12; n++ {
+				for at := -1; at < n; at++ {
+					for _, c := range p {
+						b := bytes.Repeat([]byte{fill}, n)
+						if at >= 0 {
+							b[at] = c
+						}
+						if n > 1 && at != 0 {
+							b[0] = p[1]
+						}
+						d := string(b)
+						var s, loop Scanner
+						s.Reset(markers)
+						loop.Reset(markers)
+						if s.pair[0] == 0 {
+							t.Fatalf("markers %q: no pair", markers)
+						}
+						loop.pair = [2]uint64{}
+						if got, want := s.Quiet(d), loop.Quiet(d); got != want {
+							t.Errorf("markers %q: Quiet(%q) = %t, want %t", markers, d, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
 // TestParts checks the scan of markers cut short by a delta's end where
 // the markers part after a shared prefix at up to 8 bytes, and at more
 // (where the scanner tries each), against the reference, on random text
