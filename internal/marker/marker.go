@@ -494,20 +494,21 @@ func (s *Scanner) Quiet(t string) bool {
 	// delta of such a family would pay. False for a long t, which Next
 	// searches once. Where it answers false it notes the first marker it
 	// found (seen) for Next's search of t.
-	switch {
-	case s.active == 0:
+	if s.active == 0 {
 		return true
-	case len(t) > 32:
-		return false
 	}
 	if s.pair[0] != 0 && len(t) >= 4 && len(t) <= 8 {
 		// Two first bytes ("[" and "<"): the common delta of 4 to 8 bytes
 		// with neither is read as one word, as above, each byte tested at
-		// once. (Deltas of 1 to 3 bytes read so cost more than they save.)
+		// once, before the test of a long t that it makes needless.
+		// (Deltas of 1 to 3 bytes read so cost more than they save.)
 		x := uint64(Word32(t)) | uint64(Word32(t[len(t)-4:]))<<32
 		if y, z := x^s.pair[0], x^s.pair[1]; ((y-Lows)&^y|(z-Lows)&^z)&highs == 0 {
 			return true
 		}
+	}
+	if len(t) > 32 {
+		return false
 	}
 	first := s.table()
 	_ = first[0] // its nil check, once, not in the loop
