@@ -375,10 +375,11 @@ func (d *driver) hold1(s string, at int) {
 // holdOnly makes s, at offset at, the run, in place of the one released
 // ("": none).
 func (d *driver) holdOnly(s string, at int) {
-	d.run, d.fast = d.run[:0], d.direct
-	if s != "" {
-		d.hold1(s, at)
+	if s == "" {
+		d.run, d.fast = d.run[:0], d.direct
+		return
 	}
+	d.run, d.fast = append(d.run[:0], piece{s, at}), -1
 }
 
 // quiet is send for a delta that goes direct whole (the shell's fast path)
@@ -399,14 +400,17 @@ func (d *driver) quiet(s string, slab *marker.Slab) reasoning.Message {
 	if len(d.run) > 1 {
 		return d.quietAfter("", s, slab)
 	}
-	at := d.pos
+	run := ""
+	if len(d.run) == 1 { // the common run: one delta's trailing whitespace
+		run = d.run[0].s
+	}
+	d.holdOnly(s[len(s)-n:], d.pos+len(s)-n)
 	d.pos += len(s)
 	d.fed += len(s)
 	text := s[:len(s)-n]
-	if len(d.run) == 1 { // the common run: one delta's trailing whitespace
-		text = slab.Append(d.run[0].s, text)
+	if run != "" { // the join last, so that little lives across its call
+		text = slab.Append(run, text)
 	}
-	d.holdOnly(s[len(s)-n:], at+len(s)-n)
 	return d.directMessage(text)
 }
 

@@ -494,20 +494,21 @@ func (s *Scanner) Quiet(t string) bool {
 	// delta of such a family would pay. False for a long t, which Next
 	// searches once. Where it answers false it notes the first marker it
 	// found (seen) for Next's search of t.
-	switch {
-	case s.active == 0:
+	if s.active == 0 {
 		return true
-	case len(t) > 32:
-		return false
 	}
 	if s.pair[0] != 0 && len(t) >= 4 && len(t) <= 8 {
 		// Two first bytes ("[" and "<"): the common delta of 4 to 8 bytes
 		// with neither is read as one word, as above, each byte tested at
-		// once. (Deltas of 1 to 3 bytes read so cost more than they save.)
+		// once, before the test of a long t that it makes needless.
+		// (Deltas of 1 to 3 bytes read so cost more than they save.)
 		x := uint64(Word32(t)) | uint64(Word32(t[len(t)-4:]))<<32
 		if y, z := x^s.pair[0], x^s.pair[1]; ((y-Lows)&^y|(z-Lows)&^z)&highs == 0 {
 			return true
 		}
+	}
+	if len(t) > 32 {
+		return false
 	}
 	first := s.table()
 	_ = first[0] // its nil check, once, not in the loop
@@ -1163,20 +1164,34 @@ func (s *Scanner) extend(h, b string) (k int, more uint64) {
 		p, b = q, b[n:]
 		cand &= g.parts.of(b[0], cand)
 	}
-	if cand != 0 && cand&(cand-1) == 0 && len(b) >= 4 && len(b) <= 8 { // one candidate, and a token of 4 to 8 bytes ("message"): compared as two words
-		k := bits.TrailingZeros64(cand)
-		mk := s.markers[k]
-		if rest := mk[p:]; len(rest) >= len(b) {
-			work.Add(len(rest))
-			n := len(b)
-			if Word32(rest) != Word32(b) || Word32(rest[n-4:]) != Word32(b[n-4:]) {
-				return -1, 0
+	if n := len(b); n >= 4 && n <= 8 {
+		// A token of 4 to 8 bytes ("message", "_THI"): compared as two
+		// words with each candidate that goes on past it, a byte at a
+		// time with one that ends in it.
+		lo, hi := Word32(b), Word32(b[n-4:])
+		for m := cand; m != 0; m &= m - 1 {
+			k := bits.TrailingZeros64(m)
+			rest := s.markers[k][p:]
+			if len(rest) < n {
+				work.Add(len(rest))
+				i := 0
+				for i < len(rest) && rest[i] == b[i] {
+					i++
+				}
+				if i == len(rest) {
+					return k, 0 // markers are not inside one another: no other begins h+b
+				}
+				continue
 			}
-			if n == len(rest) {
-				return k, 0
+			work.Add(n)
+			if Word32(rest) == lo && Word32(rest[n-4:]) == hi {
+				if n == len(rest) {
+					return k, 0
+				}
+				more |= 1 << k
 			}
-			return -1, cand
 		}
+		return -1, more
 	}
 	for m := cand; m != 0; m &= m - 1 {
 		k := bits.TrailingZeros64(m)

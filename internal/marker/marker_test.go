@@ -1169,3 +1169,64 @@ func merged(events []event) []event {
 	}
 	return out
 }
+
+// TestExtend checks extend, whose deltas of 4 to 8 bytes are compared a
+// word at a time, against a byte-by-byte reference: for markers that share
+// a prefix and part after it (Cohere's), every proper prefix of each held,
+// and deltas that go on with one marker, with another, or with text, of 1
+// to 12 bytes.
+func TestExtend(t *testing.T) {
+	for _, markers := range [][]string{
+		{"<|START_THINKING|>", "<|END_THINKING|>", "<|START_RESPONSE|>", "<|END_RESPONSE|>", "<|START_ACTION|>", "<|END_ACTION|>", "<co>", "</co:"},
+		{"[THINK]", "[/THINK]", "[TOOL_CALLS]", "<think>", "</think>"},
+	} {
+		var s Scanner
+		s.Reset(markers)
+		r := rand.New(rand.NewPCG(3, 4))
+		for _, mk := range markers {
+			for p := 1; p < len(mk); p++ {
+				h := mk[:p]
+				var cand uint64
+				for k, other := range markers {
+					if len(other) > p && strings.HasPrefix(other, h) {
+						cand |= 1 << k
+					}
+				}
+				var deltas []string
+				for _, other := range markers {
+					for _, tail := range []string{"", "x", "abcdefgh"} {
+						for j := p; j <= len(other); j++ {
+							deltas = append(deltas, other[p:j]+tail)
+						}
+					}
+				}
+				for range 50 {
+					deltas = append(deltas, randomText(r, []string{"<", "|", "_", "S", "T", "A", "R", "E", "N", "D", "THINK", "ING", "RESP", ">", "a"}, 12))
+				}
+				for _, b := range deltas {
+					if b == "" || len(b) > 12 {
+						continue
+					}
+					wantK, wantMore := -1, uint64(0)
+					for k, other := range markers {
+						hb := h + b
+						switch {
+						case cand&(1<<k) == 0:
+						case strings.HasPrefix(hb, other):
+							wantK = k
+						case strings.HasPrefix(other, hb):
+							wantMore |= 1 << k
+						}
+					}
+					if wantK >= 0 {
+						wantMore = 0
+					}
+					s.held, s.cand, s.candOf = h, cand, s.active
+					if k, more := s.extend(h, b); k != wantK || more != wantMore {
+						t.Fatalf("markers %q: extend(%q, %q) = %d, %#x, want %d, %#x", markers, h, b, k, more, wantK, wantMore)
+					}
+				}
+			}
+		}
+	}
+}

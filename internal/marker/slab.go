@@ -108,33 +108,39 @@ func (s *Slab) End(start int) string {
 
 // Append returns str+more. A join of at most 16 bytes is written whole,
 // wherever str is, where the buffer has room for it (up to 8 a byte at a
-// time, but for a more of 4 to 7 bytes, two words that overlap; else a
-// word at a time where it can). For a longer one, when str
+// time, but for a more of 4 to 7 bytes, two words that overlap, and for a
+// shorter one, its first, middle and last bytes; else a word at a time
+// where it can). For a longer one, when str
 // ends where the slab last wrote (it is the last string the slab returned,
 // or its tail) and the buffer has room for more, only more is written,
 // after str: text held back across deltas and read again with each new
 // one is copied once, as it comes; otherwise the two are copied.
 func (s *Slab) Append(str, more string) string {
 	if n := len(str) + len(more); n <= 8 && str != "" && more != "" && len(s.buf) > 0 {
-		// A byte at a time (more, of 4 bytes or more, two words): that
-		// costs less than the look for str at the end of the slab and two
-		// calls of memmove. Where the buffer has no room for the n bytes,
-		// the join is made below, so that this path calls nothing.
+		// A byte at a time (more, of 4 bytes or more, two words, else its
+		// first, middle and last bytes): that costs less than the look for
+		// str at the end of the slab and two calls of memmove. Where the
+		// buffer has no room for the n bytes, the join is made below, so
+		// that this path calls nothing.
 		if start := *s.used(); n <= len(s.buf)-start {
 			work.Add(n)
 			// The join's n bytes from start, which the buffer has.
 			head := unsafe.Add(unsafe.Pointer(unsafe.SliceData(s.buf)), start)
 			tail := unsafe.Add(head, len(str))
-			for i := range len(str) {
-				*(*byte)(unsafe.Add(head, i)) = str[i]
+			if len(str) == 1 { // the common str: a delta's one byte of trailing whitespace
+				*(*byte)(head) = str[0]
+			} else {
+				for i := range len(str) {
+					*(*byte)(unsafe.Add(head, i)) = str[i]
+				}
 			}
 			if m := len(more); m >= 4 { // two words, which overlap where m < 8
 				binary.LittleEndian.PutUint32(unsafe.Slice((*byte)(tail), 4), Word32(more))
 				binary.LittleEndian.PutUint32(unsafe.Slice((*byte)(unsafe.Add(tail, m-4)), 4), Word32(more[m-4:]))
-			} else {
-				for i := range m {
-					*(*byte)(unsafe.Add(tail, i)) = more[i]
-				}
+			} else { // its first, middle and last bytes, which are all of it
+				*(*byte)(tail) = more[0]
+				*(*byte)(unsafe.Add(tail, m>>1)) = more[m>>1]
+				*(*byte)(unsafe.Add(tail, m-1)) = more[m-1]
 			}
 			*s.used() = start + n
 			return unsafe.String((*byte)(head), n)

@@ -144,3 +144,21 @@ func TestSlabAppend(t *testing.T) {
 		t.Errorf("Append allocates %v times per call, want amortized ~0", n)
 	}
 }
+
+// TestSlabAppendShort checks Append's joins of at most 8 bytes, each part
+// of 1 to 7 bytes, in a slab with room for 8 and in one without.
+func TestSlabAppendShort(t *testing.T) {
+	const src = "abcdefgh"
+	var s Slab
+	for a := 1; a < 8; a++ {
+		for m := 1; a+m <= 8; m++ {
+			str, more := src[:a], strings.ToUpper(src[8-m:])
+			s.Join("x", strings.Repeat("y", 200)) // a slab's room, 8 bytes or less, varies
+			for range 40 {
+				if got := s.Append(str, more); got != str+more {
+					t.Fatalf("Append(%q, %q) = %q", str, more, got)
+				}
+			}
+		}
+	}
+}
