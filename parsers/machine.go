@@ -1159,11 +1159,8 @@ func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 		// A header's text. Where the grammar refuses a marker's first
 		// byte (spec.heldBare), it is asked first, with no search.
 		if s.heldBare {
-			if l.sc.Held() == "" {
-				if s.toGrammar(t) {
-					return reasoning.Message{}
-				}
-				return s.heldTail(t)
+			if l.sc.Held() == "" && s.toGrammar(t) {
+				return reasoning.Message{}
 			}
 			return s.toSection(t)
 		}
@@ -1333,29 +1330,6 @@ func (s *shell) toGrammar(t string) bool {
 	l.pos += len(t)
 	l.fed += len(t)
 	return true
-}
-
-// heldTail takes t, a header's delta that carries no marker's ID and
-// that the grammar refused (spec.heldBare: as it does one with a marker's
-// first byte), where the scanner holds nothing, and returns its message:
-// where t ends in the beginning of a marker (a header's "<|",
-// marker.Scanner.HoldTail), the scanner holds that and the grammar takes
-// the text before it, as toSection would, without the scanner's search;
-// else toSection takes t.
-//
-//go:noinline
-func (s *shell) heldTail(t string) reasoning.Message {
-	l := &s.live
-	text, ok := l.sc.HoldTail(t)
-	if !ok {
-		return s.toSection(t)
-	}
-	l.fed += len(t)
-	if text != "" && !s.held.takeHeld(text, l.pos) {
-		return s.feedOn("", text, -1)
-	}
-	l.pos += len(text)
-	return reasoning.Message{}
 }
 
 // toSection takes t, a delta that carries no marker's ID, where the
