@@ -1240,7 +1240,7 @@ func (s *shell) markerDelta(k int) reasoning.Message {
 	l.fed += n
 	r, c := s.scratch()
 	l.g.marker(k, at, s.out)
-	l.sync()
+	l.use(l.g.active()) // l.sync(), inlined, as driver.found has it
 	return s.joined(r, c)
 }
 
