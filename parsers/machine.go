@@ -1511,7 +1511,10 @@ func (s *shell) feedOn(held, before string, k int) reasoning.Message {
 		if held != "" {
 			l.text(held, s.out)
 		}
-		if before != "" {
+		if before == "" {
+		} else if l.fast == directHeld && s.held.takeHeld(before, l.pos) {
+			l.pos += len(before) // a header's text after its marker, held back as toGrammar does
+		} else {
 			l.text(before, s.out)
 		}
 		if k < 0 {
