@@ -1347,7 +1347,8 @@ func (s *shell) toGrammar(t string) bool {
 // that end, which the scanner holds, without the scanner's search: as
 // Quiet found it (marker.Scanner.HoldEnd), unless the grammar holds the
 // text back, or, where the markers share a first byte, from t's first such
-// byte on (marker.Scanner.HoldTail).
+// byte on (marker.Scanner.HoldTail): a header's "<|", where t is one the
+// grammar refused (spec.heldBare) that Quiet never saw.
 //
 //go:noinline
 func (s *shell) toSection(t string) reasoning.Message {
