@@ -214,8 +214,9 @@ func (g *harmonyGrammar) keep(s string, last *string) string {
 }
 
 // harmonySpec is what the shell needs of Harmony: its control tokens, and
-// what a Gate forces when a thinking budget runs out.
-var harmonySpec = machineSpec{markers: harmonyMarkers, endText: harmonyEndOfAnalysis}
+// what a Gate forces when a thinking budget runs out. Every control token
+// begins with "<", which a header's takeHeld refuses (heldBare).
+var harmonySpec = machineSpec{markers: harmonyMarkers, endText: harmonyEndOfAnalysis, heldBare: true}
 
 // harmonyGrammar is Harmony's grammar: messages routed by their headers.
 type harmonyGrammar struct {
@@ -372,7 +373,9 @@ func (g *harmonyGrammar) text(s string, at int, out emitter) {
 }
 
 // takeHeld adds s, text at offset at, to the header held, unless it ends
-// the header (see text) or the grammar holds none.
+// the header (see text), the grammar holds none, or s holds a "<", the
+// first byte of every control token (harmonySpec.heldBare), which text
+// then holds as hold does.
 func (g *harmonyGrammar) takeHeld(s string, at int) bool {
 	if n, r := len(s), len(g.raw); uint(n-1) < 8 && n <= g.room {
 		// The common piece, a delta of a stream's header or what a
@@ -391,7 +394,7 @@ func (g *harmonyGrammar) takeHeld(s string, at int) bool {
 			b[0], b[n>>1], b[n-1] = s[0], s[n>>1], s[n-1]
 			x = uint64(s[0])*marker.Lows&^0xffff00 | uint64(s[n>>1])<<8 | uint64(s[n-1])<<16
 		}
-		if marker.HoldsByte(x, '\n') {
+		if marker.HoldsByte(x, '\n') || marker.HoldsByte(x, '<') {
 			return false
 		}
 		if work.Counting && at != g.from+g.held {
@@ -405,7 +408,7 @@ func (g *harmonyGrammar) takeHeld(s string, at int) bool {
 	if g.phase != harmonyInHeader || g.held+len(s) > maxHeader {
 		return false
 	}
-	if strings.IndexByte(s, '\n') >= 0 {
+	if strings.IndexByte(s, '\n') >= 0 || strings.IndexByte(s, '<') >= 0 {
 		return false
 	}
 	if s != "" {

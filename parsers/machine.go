@@ -1163,11 +1163,8 @@ func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 		// A header's text. Where the grammar refuses a marker's first
 		// byte (spec.heldBare), it is asked first, with no search.
 		if s.heldBare {
-			if l.sc.Held() == "" {
-				if s.toGrammar(t) {
-					return reasoning.Message{}
-				}
-				return s.heldTail(t)
+			if l.sc.Held() == "" && s.toGrammar(t) {
+				return reasoning.Message{}
 			}
 			return s.toSection(t)
 		}
@@ -1247,7 +1244,7 @@ func (s *shell) markerDelta(k int) reasoning.Message {
 	l.fed += n
 	r, c := s.scratch()
 	l.g.marker(k, at, s.out)
-	l.sync()
+	l.use(l.g.active()) // l.sync(), inlined, as driver.found has it
 	return s.joined(r, c)
 }
 
@@ -1339,29 +1336,6 @@ func (s *shell) toGrammar(t string) bool {
 	return true
 }
 
-// heldTail takes t, a header's delta that carries no marker's ID and
-// that the grammar refused (spec.heldBare: as it does one with a marker's
-// first byte), where the scanner holds nothing, and returns its message:
-// where t ends in the beginning of a marker (a header's "<|",
-// marker.Scanner.HoldTail), the scanner holds that and the grammar takes
-// the text before it, as toSection would, without the scanner's search;
-// else toSection takes t.
-//
-//go:noinline
-func (s *shell) heldTail(t string) reasoning.Message {
-	l := &s.live
-	text, ok := l.sc.HoldTail(t)
-	if !ok {
-		return s.toSection(t)
-	}
-	l.fed += len(t)
-	if text != "" && !s.held.takeHeld(text, l.pos) {
-		return s.feedOn("", text, -1)
-	}
-	l.pos += len(text)
-	return reasoning.Message{}
-}
-
 // toSection takes t, a delta that carries no marker's ID, where the
 // grammar's stance takes text as it comes (to a section or the open
 // segment, or held back: directHeld) and the driver holds no run, and
@@ -1377,7 +1351,8 @@ func (s *shell) heldTail(t string) reasoning.Message {
 // that end, which the scanner holds, without the scanner's search: as
 // Quiet found it (marker.Scanner.HoldEnd), unless the grammar holds the
 // text back, or, where the markers share a first byte, from t's first such
-// byte on (marker.Scanner.HoldTail).
+// byte on (marker.Scanner.HoldTail): a header's "<|", where t is one the
+// grammar refused (spec.heldBare) that Quiet never saw.
 //
 //go:noinline
 func (s *shell) toSection(t string) reasoning.Message {
@@ -1541,7 +1516,10 @@ func (s *shell) feedOn(held, before string, k int) reasoning.Message {
 		if held != "" {
 			l.text(held, s.out)
 		}
-		if before != "" {
+		if before == "" {
+		} else if l.fast == directHeld && s.held.takeHeld(before, l.pos) {
+			l.pos += len(before) // a header's text after its marker, held back as toGrammar does
+		} else {
 			l.text(before, s.out)
 		}
 		if k < 0 {

@@ -1,0 +1,45 @@
+package parsers
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestHarmonyHeldBare checks what harmonySpec.heldBare says of Harmony's
+// grammar: every control token begins with "<", and a stream's header
+// refuses text that holds one, wherever it lies, on pieces of every length
+// takeHeld reads alike (up to 3 bytes, 4 to 8, 9 and more), and whether
+// the header's raw text has room for a word or not, while it takes the
+// same text with an "x" there.
+func TestHarmonyHeldBare(t *testing.T) {
+	if !harmonySpec.heldBare {
+		t.Skip("harmonySpec.heldBare is off")
+	}
+	for _, m := range harmonyMarkers {
+		if m[0] != '<' {
+			t.Errorf("control token %q does not begin with \"<\"", m)
+		}
+	}
+	header := func(room bool) *harmonyGrammar {
+		g := &harmonyGrammar{}
+		if room {
+			g.raw = make([]byte, 0, 256)
+		}
+		g.beginHeader(harmonyStart, 0)
+		return g
+	}
+	for _, room := range []bool{true, false} {
+		for n := 1; n <= 12; n++ {
+			for i := range n {
+				s := strings.Repeat("a", i) + "<" + strings.Repeat("a", n-1-i)
+				if g := header(room); g.takeHeld(s, len(harmonyStart)) {
+					t.Errorf("room %v: takeHeld(%q) took it", room, s)
+				}
+				s = strings.Replace(s, "<", "x", 1)
+				if g := header(room); !g.takeHeld(s, len(harmonyStart)) {
+					t.Errorf("room %v: takeHeld(%q) refused it", room, s)
+				}
+			}
+		}
+	}
+}
