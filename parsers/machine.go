@@ -385,33 +385,43 @@ func (d *driver) holdOnly(s string, at int) {
 // quiet is send for a delta that goes direct whole (the shell's fast path)
 // with a run held or held bytes at its end, or empty: it advances the
 // offsets and returns the delta's message, the run first in its text,
-// joined in slab, when the delta releases it.
+// joined in slab, when the delta releases it. The common delta releases a
+// run of one piece, or holds the end of its own text; the rest, rare, are
+// quietRare's, out of line, so that this one's frame stays small.
 func (d *driver) quiet(s string, slab *marker.Slab) reasoning.Message {
-	if s == "" {
-		return reasoning.Message{}
-	}
 	n := heldTail(d.hold, s)
-	if n == len(s) && d.hold != newlineHold { // more of the run
+	if n == len(s) || len(d.run) > 1 {
+		return d.quietRare(s, n, slab)
+	}
+	at := d.pos
+	d.pos += len(s)
+	d.fed += len(s)
+	text := s[:len(s)-n] // not empty
+	if len(d.run) == 0 { // held bytes at its end: the run
+		d.holdOnly(s[len(s)-n:], at+len(s)-n)
+		return d.directMessage(text)
+	}
+	run := d.run[0].s // the common run: one delta's trailing whitespace
+	d.holdOnly(s[len(s)-n:], at+len(s)-n)
+	return d.directMessage(slab.Append(run, text)) // the join last, so that little lives across its call
+}
+
+// quietRare is quiet for a delta s, n of whose bytes the grammar would
+// hold, that is empty, all such bytes (more of the run), or that ends a
+// run of several pieces.
+//
+//go:noinline
+func (d *driver) quietRare(s string, n int, slab *marker.Slab) reasoning.Message {
+	switch {
+	case s == "":
+		return reasoning.Message{}
+	case n == len(s) && d.hold != newlineHold: // more of the run
 		d.hold1(s, d.pos)
 		d.pos += len(s)
 		d.fed += len(s)
 		return reasoning.Message{}
 	}
-	if len(d.run) > 1 {
-		return d.quietAfter("", s, slab)
-	}
-	run := ""
-	if len(d.run) == 1 { // the common run: one delta's trailing whitespace
-		run = d.run[0].s
-	}
-	d.holdOnly(s[len(s)-n:], d.pos+len(s)-n)
-	d.pos += len(s)
-	d.fed += len(s)
-	text := s[:len(s)-n]
-	if run != "" { // the join last, so that little lives across its call
-		text = slab.Append(run, text)
-	}
-	return d.directMessage(text)
+	return d.quietAfter("", s, slab)
 }
 
 // quietAfter is quiet for a delta s that goes direct whole after h, text
