@@ -476,9 +476,9 @@ func (g *museGrammar) body(s string, at int, out emitter) {
 // "to=", or is a bare "t" or "to" at the very end.
 //
 // Such a "to=" is the three bytes before the run of recipient characters
-// that ends s: where a byte of s that is none comes before that run, s's
-// bytes there tell, with no search of s (Extract's body text is long, and
-// a tool call's holds many "="); otherwise the "to=" may lie in what is
+// that ends s: where that run begins 3 bytes or more into s, s's bytes
+// before it tell, with no search of s (Extract's body text is long, and a
+// tool call's holds many "="); otherwise the "to=" may lie in what is
 // held, and toStart searches.
 func (g *museGrammar) candStart(s string) int {
 	j := len(s) - 1 // the last byte of s that is no recipient character
