@@ -474,8 +474,33 @@ func (g *museGrammar) body(s string, at int, out emitter) {
 // ("to=" and recipient characters, or a trailing "to" or "t"); -1 when none
 // does. Since '=' is no recipient character, such a tail begins at the last
 // "to=", or is a bare "t" or "to" at the very end.
+//
+// Such a "to=" is the three bytes before the run of recipient characters
+// that ends s: where that run begins 3 bytes or more into s, s's bytes
+// before it tell, with no search of s (Extract's body text is long, and a
+// tool call's holds many "="); otherwise the "to=" may lie in what is
+// held, and toStart searches.
 func (g *museGrammar) candStart(s string) int {
-	n := g.clen + len(s)
+	j := len(s) - 1 // the last byte of s that is no recipient character
+	for j >= 0 && museName(s[j]) {
+		j--
+	}
+	switch {
+	case j >= 2:
+		if s[j] == '=' && s[j-1] == 'o' && s[j-2] == 't' {
+			return g.clen + j - 2
+		}
+	case j < 0 || s[j] == '=':
+		if i := g.toStart(s); i >= 0 {
+			return i
+		}
+	}
+	return g.endStart(s)
+}
+
+// toStart returns where, in the held candidate followed by s, the last
+// "to=" begins that recipient characters alone follow; -1 when none does.
+func (g *museGrammar) toStart(s string) int {
 	if i := lastIndex(s, "to="); i >= 0 {
 		if allNames(s[i+3:]) {
 			return g.clen + i
@@ -485,6 +510,13 @@ func (g *museGrammar) candStart(s string) int {
 	} else if g.clen >= 3 && allNames(s) {
 		return 0 // the held "to=..." goes on
 	}
+	return -1
+}
+
+// endStart returns where a bare "t" or "to" that ends the held candidate
+// followed by s begins; -1 when none does.
+func (g *museGrammar) endStart(s string) int {
+	n := g.clen + len(s)
 	switch {
 	case n >= 2 && g.byteAt(n-2, s) == 't' && g.byteAt(n-1, s) == 'o':
 		return n - 2

@@ -159,3 +159,46 @@ func TestMuseHeaderEnds(t *testing.T) {
 		}
 	}
 }
+
+// TestMuseCandStart checks candStart, which searches for a "to=" only
+// where the run of recipient characters that ends the text may follow
+// one, against the search it skips (toStart, then endStart), on every
+// text of up to 6 bytes over the bytes it tells apart, alone and after
+// longer text, after each candidate a body may hold, in one piece or two.
+func TestMuseCandStart(t *testing.T) {
+	const alphabet = "to=a. "
+	var texts []string
+	var grow func(s string)
+	grow = func(s string) {
+		if s != "" {
+			texts = append(texts, s)
+		}
+		if len(s) < 6 {
+			for i := range len(alphabet) {
+				grow(s + alphabet[i:i+1])
+			}
+		}
+	}
+	grow("")
+	for _, held := range [][]string{nil, {"t"}, {"to"}, {"t", "o"}, {"to="}, {"to", "="}, {"to=a"}, {"to=", "a.b"}} {
+		g := &museGrammar{}
+		for _, p := range held {
+			g.cand = append(g.cand, piece{p, g.clen})
+			g.clen += len(p)
+		}
+		for _, short := range texts {
+			// After longer text that the run of recipient characters
+			// reaches into, or not, in its first bytes or later.
+			for _, pad := range []string{"", "to=aaaa", "a. a. a.", "=aaaaaaa", "o=aaaaaa", "aaaaaaaa"} {
+				s := pad + short
+				want := g.toStart(s)
+				if want < 0 {
+					want = g.endStart(s)
+				}
+				if got := g.candStart(s); got != want {
+					t.Errorf("held %q, text %q: candStart %d, want %d", held, s, got, want)
+				}
+			}
+		}
+	}
+}
