@@ -386,17 +386,18 @@ func (d *driver) holdOnly(s string, at int) {
 // with a run held or held bytes at its end, or empty: it advances the
 // offsets and returns the delta's message, the run first in its text,
 // joined in slab, when the delta releases it. The common delta releases a
-// run of one piece, or holds the end of its own text; the rest, rare, are
-// quietRare's, out of line, so that this one's frame stays small.
+// run of one piece, or holds the end of its own text (a lone newline where
+// one is held, as step3p5's newline tokens often are, does both); the rest,
+// rare, are quietRare's, out of line, so that this one's frame stays small.
 func (d *driver) quiet(s string, slab *marker.Slab) reasoning.Message {
 	n := heldTail(d.hold, s)
-	if n == len(s) || len(d.run) > 1 {
+	if n == len(s) && (d.hold != newlineHold || s == "") || len(d.run) > 1 {
 		return d.quietRare(s, n, slab)
 	}
 	at := d.pos
 	d.pos += len(s)
 	d.fed += len(s)
-	text := s[:len(s)-n] // not empty
+	text := s[:len(s)-n] // empty for a lone newline where one is held
 	if len(d.run) == 0 { // held bytes at its end: the run
 		d.holdOnly(s[len(s)-n:], at+len(s)-n)
 		return d.directMessage(text)
@@ -407,8 +408,8 @@ func (d *driver) quiet(s string, slab *marker.Slab) reasoning.Message {
 }
 
 // quietRare is quiet for a delta s, n of whose bytes the grammar would
-// hold, that is empty, all such bytes (more of the run), or that ends a
-// run of several pieces.
+// hold, that is empty, all such bytes (more of the run, but for a lone
+// newline where one is held), or that ends a run of several pieces.
 //
 //go:noinline
 func (d *driver) quietRare(s string, n int, slab *marker.Slab) reasoning.Message {
