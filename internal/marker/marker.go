@@ -230,8 +230,14 @@ type setFacts struct {
 	// grouped is the set's group's markers once its table is read (see
 	// table), else 0.
 	grouped uint64
-	slot    int    // its entry of sets and tabs
-	only    int    // the one first byte all its markers share, else -1
+	slot    int // its entry of sets and tabs
+	// only is the one first byte all its markers share, else negative:
+	// where its markers begin with two bytes (pair) and those that begin
+	// with each go on with one byte (Muse's "<|" and "to="), ^(c|d<<8)
+	// for those bytes c and d, which Quiet's second word test reads;
+	// else -1. (Kept here, not in a field of its own, as a Scanner one
+	// word longer costs every Reset and CopyTo.)
+	only    int
 	lead    string // the longest prefix its markers share ("" when none)
 	longest int    // length of its longest marker
 	short   int    // length of its shortest marker
@@ -291,8 +297,27 @@ func (s *Scanner) derive(mask uint64, slot int) activeSet {
 	}
 	if n == 2 {
 		e.pair = [2]uint64{uint64(a) * Lows, uint64(b) * Lows}
+		if c, d := s.second(mask, a), s.second(mask, b); c != 0 && d != 0 {
+			e.only = ^int(c | d<<8)
+		}
 	}
 	return e
+}
+
+// second returns the second byte that all markers of mask that begin with
+// c have, or 0 where they have several or one is a byte long.
+func (s *Scanner) second(mask uint64, c byte) uint64 {
+	var d byte
+	for m := mask; m != 0; m &= m - 1 {
+		switch mk := s.markers[bits.TrailingZeros64(m)]; {
+		case mk[0] != c:
+		case len(mk) < 2 || d != 0 && mk[1] != d:
+			return 0
+		default:
+			d = mk[1]
+		}
+	}
+	return uint64(d)
 }
 
 // commonPrefix returns the length of the longest common prefix of a and b.
@@ -503,8 +528,24 @@ func (s *Scanner) Quiet(t string) bool {
 		// once, before the test of a long t that it makes needless.
 		// (Deltas of 1 to 3 bytes read so cost more than they save.)
 		x := uint64(Word32(t)) | uint64(Word32(t[len(t)-4:]))<<32
-		if y, z := x^s.pair[0], x^s.pair[1]; ((y-Lows)&^y|(z-Lows)&^z)&highs == 0 {
+		y, z := x^s.pair[0], x^s.pair[1]
+		f := ((y-Lows)&^y | (z-Lows)&^z) & highs // at each byte that is one of them, and maybe others
+		if f == 0 {
 			return true
+		}
+		// Where the markers that begin with each first byte all go on
+		// with one byte (Muse's "<|" and "to=", which only, negative,
+		// holds), t with them is quiet still where the byte after each
+		// is neither second byte, nor is the first byte t's last: every
+		// two bytes next to each other in t are so in x, whose bytes 3
+		// and 4 may be apart in t (a test that says a byte is there where
+		// it is not only costs the byte test below).
+		if o := s.only; o < -1 {
+			v, w := x^uint64(byte(^o))*Lows, x^uint64(byte(^o>>8))*Lows
+			const last = 0x80 << 56 // x's last byte, t's
+			if f&(((v-Lows)&^v|(w-Lows)&^w)&highs>>8|last) == 0 {
+				return true
+			}
 		}
 	}
 	if len(t) > 32 {

@@ -756,6 +756,63 @@ func TestQuietPair(t *testing.T) {
 	}
 }
 
+// TestQuietPairSecond checks Quiet's word tests of a delta of 4 to 8 bytes
+// where the markers begin with two bytes, the second test (only < -1) where
+// the markers that begin with each go on with one byte (Muse's "<|" and
+// "to="), against its byte test, for every such delta over the markers'
+// bytes and one other.
+func TestQuietPairSecond(t *testing.T) {
+	for _, c := range []struct {
+		markers []string
+		second  bool // the second test is on
+	}{
+		{[]string{"<|start|>", "<|eom|>", "to="}, true},
+		{[]string{"\x01\x02", "\xff\x01x"}, true}, // bytes where a word's borrow turns
+		{[]string{"<|a", "to=", "tx"}, false},     // "t" goes on with two bytes
+		{[]string{"<|a", "t", "<|b"}, false},      // "t" is a marker of a byte
+		{[]string{"[A", "[B", "</s>"}, false},     // "[" goes on with two bytes, "<" with one (Mistral's)
+	} {
+		markers := c.markers
+		var s, loop Scanner
+		s.Reset(markers)
+		loop.Reset(markers)
+		if s.pair[0] == 0 {
+			t.Fatalf("markers %q: no pair", markers)
+		}
+		if on := s.only < -1; on != c.second {
+			t.Fatalf("markers %q: second test on = %t, want %t", markers, on, c.second)
+		}
+		loop.pair = [2]uint64{}
+		var alphabet []byte
+		for _, mk := range markers {
+			for i := 0; i < len(mk) && i < 2; i++ {
+				if bytes.IndexByte(alphabet, mk[i]) < 0 {
+					alphabet = append(alphabet, mk[i])
+				}
+			}
+		}
+		alphabet = append(alphabet, 'x', 0)
+		b := make([]byte, 8)
+		var gen func(n, i int)
+		gen = func(n, i int) {
+			if i == n {
+				d := string(b[:n])
+				if got, want := s.Quiet(d), loop.Quiet(d); got != want {
+					t.Fatalf("markers %q: Quiet(%q) = %t, want %t", markers, d, got, want)
+				}
+				return
+			}
+			for _, c := range alphabet {
+				b[i] = c
+				gen(n, i+1)
+			}
+		}
+		for n := 4; n <= 8; n++ {
+			gen(n, 0)
+		}
+	}
+}
+
 // TestParts checks the scan of markers cut short by a delta's end where
 // the markers part after a shared prefix at up to 8 bytes, and at more
 // (where the scanner tries each), against the reference, on random text
