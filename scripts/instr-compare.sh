@@ -13,7 +13,9 @@
 #   REASONING_VOCAB_DIR=/work/shared/vocab scripts/instr-compare.sh 8e14570 431c2bd HEAD
 #
 # Instruction counts, unlike ns, do not move with what else the machine
-# runs: two runs of one revision agree within 0.6%. They are counted by
+# runs: two runs of one revision agree within 0.6% in the delta and Extract
+# columns; the ID columns (end-streaming, content-ids, count) allocate and
+# vary by about 2% run to run with the allocator's state. They are counted by
 # valgrind's callgrind (perf's instruction counter needs a PMU, which this
 # virtual machine does not expose), in one process per revision, with
 # GOGC=off and GOMAXPROCS=1 and the memory profiler off (the harness sets
