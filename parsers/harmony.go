@@ -52,6 +52,9 @@ const (
 	hmEndOfText
 )
 
+// harmonyMask is the set of every marker of harmonyMarkers.
+const harmonyMask = 1<<(hmEndOfText+1) - 1
+
 // harmonyEndOfAnalysis ends an analysis message and opens the final one:
 // what a Gate forces when a thinking budget runs out.
 const harmonyEndOfAnalysis = harmonyEnd + harmonyStart + "assistant" + harmonyChannel + "final" + harmonyMessage
@@ -261,14 +264,15 @@ type headerMemo struct {
 	next int // the entry the next header not found replaces
 }
 
-// find returns the header remembered for raw, a header's text.
-func (m *headerMemo) find(raw string) (harmonyHeader, bool) {
+// find returns the index of the header remembered for raw, a header's
+// text, or -1.
+func (m *headerMemo) find(raw string) int {
 	for i := range m.n {
 		if string(m.raw[i]) == raw {
-			return m.h[i], true
+			return i
 		}
 	}
-	return harmonyHeader{}, false
+	return -1
 }
 
 // add remembers h, read from raw, in place of the oldest header when the
@@ -331,20 +335,37 @@ func (g *harmonyGrammar) end(out emitter) {
 // does not move with it, so the driver does not ask after every piece of a
 // header.
 func (g *harmonyGrammar) active() stance {
-	st := stance{mask: 1<<len(harmonyMarkers) - 1, direct: -1}
-	switch {
-	case g.phase == harmonyInHeader:
-		st.direct = directHeld
-	case g.phase == harmonyInBetween:
-		st.direct = int8(phaseContent)
-	case g.route == routeReasoning:
-		st.direct = int8(phaseReasoning)
-	case g.route == routeContent || g.rawTools:
-		st.direct = int8(phaseContent)
-	default:
-		st.direct = directSegment
+	t := &harmonyDirect
+	if g.rawTools {
+		t = &beamDirect
 	}
-	return st
+	return stance{mask: harmonyMask, direct: t[g.phase&3][g.route&3]}
+}
+
+// harmonyDirect is active's direct by phase and route, and beamDirect the
+// same where a tool message goes to content whole (rawTools).
+var harmonyDirect, beamDirect = harmonyDirectOf(false), harmonyDirectOf(true)
+
+// harmonyDirectOf returns active's table of direct, indexed by phase and
+// route (each below 3, the table 4 by 4 so that a mask of 3 bounds them).
+func harmonyDirectOf(rawTools bool) (t [4][4]int8) {
+	for p := range t {
+		for r := range t[p] {
+			switch ph, route := harmonyPhase(p), harmonyRoute(r); {
+			case ph == harmonyInHeader:
+				t[p][r] = directHeld
+			case ph == harmonyInBetween:
+				t[p][r] = int8(phaseContent)
+			case route == routeReasoning:
+				t[p][r] = int8(phaseReasoning)
+			case route == routeContent || rawTools:
+				t[p][r] = int8(phaseContent)
+			default:
+				t[p][r] = directSegment
+			}
+		}
+	}
+	return t
 }
 
 // text routes text at offset at by where the grammar stands.
@@ -518,7 +539,7 @@ func (g *harmonyGrammar) marker(k, at int, out emitter) {
 
 // open ends the header at its <|message|> (at) and starts the body.
 func (g *harmonyGrammar) open(at int, out emitter) {
-	g.msg = g.readHeader()
+	g.readHeader()
 	g.route = g.msg.route()
 	g.phase = harmonyInBody
 	g.finalLast = g.msg.channel == "final" && g.msg.recipient == ""
@@ -554,19 +575,21 @@ func (g *harmonyGrammar) rawHeader(at int, out emitter) {
 }
 
 // readHeader parses the header held, its text in raw (the prompt's part
-// first). Its fields are kept (see keep) so that none points into raw; the
-// memo (seen) remembers it, and a header it has is not parsed again.
-func (g *harmonyGrammar) readHeader() harmonyHeader {
+// first), into msg. Its fields are kept (see keep) so that none points into
+// raw; the memo (seen) remembers it, and a header it has is not parsed
+// again.
+func (g *harmonyGrammar) readHeader() {
 	raw := unsafe.String(unsafe.SliceData(g.raw), len(g.raw))
-	if h, ok := g.seen.find(raw); ok {
-		return h
+	if i := g.seen.find(raw); i >= 0 {
+		g.msg = g.seen.h[i]
+		return
 	}
 	h := parseHarmonyHeader(raw)
 	h.channel = g.keep(h.channel, &g.kept.channel)
 	h.recipient = g.keep(h.recipient, &g.kept.recipient)
 	h.contentType = g.keep(h.contentType, &g.kept.contentType)
 	g.seen.add(raw, h)
-	return h
+	g.msg = h
 }
 
 // close ends the current message at its terminator mk ("" when a new

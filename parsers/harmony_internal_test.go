@@ -43,3 +43,33 @@ func TestHarmonyHeldBare(t *testing.T) {
 		}
 	}
 }
+
+// TestHarmonyActive checks active's stance, read from a table, against
+// where text goes as the grammar routes it, for every phase and route, of
+// both Harmony names.
+func TestHarmonyActive(t *testing.T) {
+	for _, rawTools := range []bool{false, true} {
+		for _, ph := range []harmonyPhase{harmonyInHeader, harmonyInBody, harmonyInBetween} {
+			for _, r := range []harmonyRoute{routeContent, routeReasoning, routeSegment} {
+				var want int8
+				switch {
+				case ph == harmonyInHeader:
+					want = directHeld
+				case ph == harmonyInBetween:
+					want = int8(phaseContent)
+				case r == routeReasoning:
+					want = int8(phaseReasoning)
+				case r == routeContent || rawTools:
+					want = int8(phaseContent)
+				default:
+					want = directSegment
+				}
+				g := &harmonyGrammar{phase: ph, route: r, rawTools: rawTools}
+				st := g.active()
+				if st.direct != want || st.mask != 1<<len(harmonyMarkers)-1 || st.moves || st.hold != 0 {
+					t.Errorf("rawTools %v, phase %d, route %d: active() = %+v, want direct %d and every marker", rawTools, ph, r, st, want)
+				}
+			}
+		}
+	}
+}

@@ -202,3 +202,57 @@ func TestMuseCandStart(t *testing.T) {
 		}
 	}
 }
+
+// TestMuseHeaderRecipientAgain checks the recipient Muse's grammar takes
+// from headers it reads one after another, piece by piece, against
+// recipientOf on each header's text, where the tool a header named last
+// is named again, or a name that shares its end, begins or all but one
+// byte with it: the grammar reads a tool named again where it lies (see
+// museGrammar.tool). With muse_glimmer's hand-off, the text handed to
+// content is the header's from its recipient's "to=" on, then
+// <|message|>.
+func TestMuseHeaderRecipientAgain(t *testing.T) {
+	const seed = 21
+	r := rand.New(rand.NewPCG(seed, 4))
+	names := []string{"weather.get", "weather.get", "weather.gets", "xweather.get", "weather.ge", "eather.get", "weather.gex", "w", "se", "self", "user", ""}
+	pick := func(from ...string) string { return from[r.IntN(len(from))] }
+	checked, again := 0, 0
+	for _, handOff := range []bool{false, true} {
+		g := &museGrammar{handOff: handOff, segs: segmentBuilder{off: true}}
+		last := ""
+		for range 20000 {
+			name := pick(names...)
+			header := pick("", " ", "assistant ") + pick("to=", "to", "t=") + name + pick("", "", " ", " \t")
+			g.startHeader(r.IntN(2) == 0)
+			for at := 0; at < len(header) && g.phase == museInHeader; {
+				n := min(len(header)-at, 1+r.IntN(5))
+				g.text(header[at:at+n], at, discard)
+				at += n
+			}
+			if g.phase != museInHeader {
+				continue // not a header: its text went to a body
+			}
+			checked++
+			want := recipientOf(header)
+			if want != "" && want == g.tool {
+				again++
+			}
+			var handed strings.Builder
+			g.openHeader(len(header), func(_ phase, s string, _ int) { handed.WriteString(s) })
+			if g.recipient != want {
+				t.Fatalf("header %q after a header naming %q (hand-off %v): recipient %q, want %q (seed %d)",
+					header, last, handOff, g.recipient, want, seed)
+			}
+			if g.phase == museHandedOff {
+				if w := header[strings.Index(header, museTo):] + museMessage; handed.String() != w {
+					t.Fatalf("header %q: handed %q to content, want %q (seed %d)", header, handed.String(), w, seed)
+				}
+				g.phase = museInBody
+			}
+			last = want
+		}
+	}
+	if checked < 10000 || again < 500 {
+		t.Fatalf("only %d of the random headers were headers at <|message|>, %d naming the tool called last", checked, again)
+	}
+}
