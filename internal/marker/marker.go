@@ -231,7 +231,10 @@ type setFacts struct {
 	// table), else 0.
 	grouped uint64
 	slot    int // its entry of sets and tabs
-	// only is the one first byte all its markers share, else negative:
+	// only is the one first byte all its markers share, with, where
+	// each of them goes on with one of at most two bytes, not NUL
+	// (Qwen's "<t" and "</"), those bytes d and e as only|d<<8|e<<16
+	// (e = d where one), which Quiet's word test reads; else negative:
 	// where its markers begin with two bytes (pair) and those that begin
 	// with each go on with one byte (Muse's "<|" and "to="), ^(c|d<<8)
 	// for those bytes c and d, which Quiet's second word test reads;
@@ -279,6 +282,9 @@ func (s *Scanner) derive(mask uint64, slot int) activeSet {
 	}
 	if e.lead != "" {
 		e.only = int(e.lead[0])
+		if d, f := s.seconds2(mask); d != 0 {
+			e.only |= int(d)<<8 | int(f)<<16
+		}
 		return e
 	}
 	var a, b byte
@@ -302,6 +308,27 @@ func (s *Scanner) derive(mask uint64, slot int) activeSet {
 		}
 	}
 	return e
+}
+
+// seconds2 returns the second bytes of the markers of mask where they
+// have at most two (d, e; e = d where one), neither NUL, else 0, 0 (as
+// where one is a byte long).
+func (s *Scanner) seconds2(mask uint64) (d, e byte) {
+	for m := mask; m != 0; m &= m - 1 {
+		mk := s.markers[bits.TrailingZeros64(m)]
+		switch {
+		case len(mk) < 2 || mk[1] == 0:
+			return 0, 0
+		case d == 0:
+			d, e = mk[1], mk[1]
+		case mk[1] == d || mk[1] == e:
+		case d == e:
+			e = mk[1]
+		default:
+			return 0, 0
+		}
+	}
+	return d, e
 }
 
 // second returns the second byte that all markers of mask that begin with
@@ -497,7 +524,7 @@ func (s *Scanner) Quiet(t string) bool {
 		return false
 	}
 	work.Add(len(t))
-	if s.only >= 0 { // no byte of t is the first byte all markers share
+	if o := s.only; o >= 0 { // no byte of t is the first byte all markers share, or none goes on as they do
 		// A t of at most 8 bytes, the common delta, is read as one word
 		// of its bytes alone, some of them twice, which costs less than
 		// strings.IndexByte's call: two overlapping halves of 4 bytes,
@@ -506,6 +533,19 @@ func (s *Scanner) Quiet(t string) bool {
 		switch n := len(t); {
 		case n >= 4 && n <= 8:
 			x = uint64(Word32(t)) | uint64(Word32(t[n-4:]))<<32
+			y := x ^ uint64(byte(o))*Lows
+			f := (y - Lows) &^ y & highs // at each byte that is the first byte, and maybe others
+			if f == 0 {
+				return true
+			}
+			// Where the markers go on from it with one of two bytes
+			// (only's second and third bytes), t with the first byte is
+			// quiet still where the byte after it is neither, nor is it
+			// t's last: every two bytes next to each other in t are so
+			// in x (see the pair's test below).
+			v, w := x^uint64(byte(o>>8))*Lows, x^uint64(byte(o>>16))*Lows
+			const last = 0x80 << 56 // x's last byte, t's
+			return o > 0xff && f&(((v-Lows)&^v|(w-Lows)&^w)&highs>>8|last) == 0
 		case n > 0 && n < 4:
 			x = uint64(t[0])*Lows&^0xffff00 | uint64(t[n>>1])<<8 | uint64(t[n-1])<<16
 		default:

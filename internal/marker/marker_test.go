@@ -686,14 +686,16 @@ func TestQuiet(t *testing.T) {
 }
 
 // TestQuietWord checks Quiet, which reads a short delta as a word, against
-// strings.IndexByte: for markers that share a first byte c (the NUL byte,
-// ASCII, a byte with its high bit set), every delta of up to 12 bytes with
-// c at one place or at none, among bytes that differ from c by a bit
-// (where a word's arithmetic could carry).
+// its contract (quietRef): for markers that share a first byte c (the NUL
+// byte, ASCII, a byte with its high bit set), every delta of up to 12 bytes
+// with c at one place or at none, among bytes that differ from c or from
+// the markers' second bytes by a bit (where a word's arithmetic could
+// carry), or are those second bytes. Quiet may report false for a delta
+// with c, never true for one quietRef reports false for.
 func TestQuietWord(t *testing.T) {
 	for _, c := range []byte{0, 1, '<', 0x7f, 0x80, 0xef, 0xff} {
 		markers := []string{string([]byte{c, 'a'}), string([]byte{c, 'b', 'c'})}
-		for _, fill := range []byte{c ^ 1, c ^ 0x80, c + 1, c - 1, 0, 0xff} {
+		for _, fill := range []byte{c ^ 1, c ^ 0x80, c + 1, c - 1, 0, 0xff, 'a', 'b', 'a' ^ 1, 'b' - 1} {
 			if fill == c {
 				continue
 			}
@@ -704,14 +706,105 @@ func TestQuietWord(t *testing.T) {
 						b[at] = c
 					}
 					d := string(b)
-					want := strings.IndexByte(d, c) < 0
+					want := quietRef(markers, d)
 					var s Scanner
 					s.Reset(markers)
-					if got := s.Quiet(d); got != want {
+					if got := s.Quiet(d); got != want && (got || strings.IndexByte(d, c) < 0) {
 						t.Errorf("c %#x: Quiet(%q) = %t, want %t", c, d, got, want)
 					}
 				}
 			}
+		}
+	}
+}
+
+// quietRef is Quiet's contract for a fresh Scanner watching markers: no
+// marker starts in d, whole or cut short by its end.
+func quietRef(markers []string, d string) bool {
+	for i := range len(d) {
+		for _, mk := range markers {
+			if strings.HasPrefix(d[i:], mk) || strings.HasPrefix(mk, d[i:]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// TestQuietSecond checks Quiet's word test of a delta of 4 to 8 bytes where
+// the markers share a first byte and go on from it with one or two bytes
+// (only's second and third bytes), against quietRef, for every such delta
+// (of 4 and 5 bytes; longer ones at random) over the markers' first two
+// bytes and bytes that differ from them by a bit: it reports true for none that quietRef reports false for, and true
+// for the deltas with the first byte once, followed by a byte that is
+// neither second byte nor one of those next to them in value, as a rule.
+func TestQuietSecond(t *testing.T) {
+	for _, c := range []struct {
+		markers []string
+		on      bool // the test is on
+	}{
+		{[]string{"<think>", "</think>", "<tool_call>"}, true},
+		{[]string{"<|a|>", "<|b|>"}, true},
+		{[]string{"\x00\x01", "\x00\x02x"}, true}, // bytes where a word's borrow turns
+		{[]string{"\xff\x01", "\xff\xfe"}, true},
+		{[]string{"<a", "<b", "<c"}, false}, // three second bytes
+		{[]string{"<a", "<\x00x"}, false},   // a NUL second byte
+	} {
+		var s Scanner
+		s.Reset(c.markers)
+		if on := s.only > 0xff; on != c.on {
+			t.Fatalf("markers %q: second test %t, want %t", c.markers, on, c.on)
+		}
+		first := c.markers[0][0]
+		alphabet := []byte{first, first ^ 1, 'x'}
+		var seconds []byte
+		for _, mk := range c.markers {
+			if !bytes.Contains(seconds, []byte{mk[1]}) {
+				seconds = append(seconds, mk[1])
+			}
+		}
+		for _, d := range seconds {
+			alphabet = append(alphabet, d, d^1, d+1, d-1)
+		}
+		took := 0
+		check := func(d string) {
+			if got := s.Quiet(d); got && !quietRef(c.markers, d) {
+				t.Fatalf("markers %q: Quiet(%q) = true, want false", c.markers, d)
+			} else if got && strings.IndexByte(d, first) >= 0 {
+				took++
+			}
+		}
+		for n := 4; n <= 5; n++ { // every delta
+			b := make([]byte, n)
+			var each func(i int)
+			each = func(i int) {
+				if i == n {
+					check(string(b))
+					return
+				}
+				for _, a := range alphabet {
+					b[i] = a
+					each(i + 1)
+				}
+			}
+			each(0)
+		}
+		r := rand.New(rand.NewPCG(9, 10))
+		for range 100000 { // longer ones at random
+			b := make([]byte, 6+r.IntN(3))
+			for i := range b {
+				b[i] = alphabet[r.IntN(len(alphabet))]
+			}
+			check(string(b))
+		}
+		// One first byte, mid-delta, followed by 'x' (not a second byte).
+		for _, d := range []string{string([]byte{'x', first, 'x', 'x'}), string([]byte{first, 'x', 'x', 'x', 'x', 'x', 'x'})} {
+			if got := s.Quiet(d); got != c.on {
+				t.Errorf("markers %q: Quiet(%q) = %t, want %t", c.markers, d, got, c.on)
+			}
+		}
+		if c.on && took == 0 {
+			t.Errorf("markers %q: Quiet reported true for no delta with the first byte", c.markers)
 		}
 	}
 }
