@@ -1114,7 +1114,9 @@ func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	// ends in bytes the grammar holds), one that shows held text to be
 	// text, that only begins a marker, that has the markers' first byte but
 	// no marker, or that goes on with the marker held text begins is taken
-	// without the driver's feed (release).
+	// without the driver's feed (release). So is one that goes on with the
+	// marker the scanner holds where the grammar takes text itself
+	// (stepHeld).
 	//
 	// Where text goes direct but the scanner must see the delta, or where
 	// text goes to the open segment or the grammar holds it back, the
@@ -1187,6 +1189,10 @@ func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 		}
 		// Quiet text the grammar refused: the driver's (below), which
 		// does not ask it again.
+	} else if l.direct == -1 && l.sc.Held() != "" {
+		if m, ok := s.stepHeld(t); ok {
+			return m
+		}
 	}
 	// A delta that is one marker's one token, its text the marker's,
 	// where the marker counts and nothing is held or pending, goes to the
@@ -1311,6 +1317,22 @@ func (s *shell) release(t string) (reasoning.Message, bool) {
 	// held text begins (marker.Scanner.Step), which leaves the run held
 	// until the marker is whole, as the driver's feed would.
 	if k, ok := l.sc.Step(t); ok {
+		return s.stepped(t, k), true
+	}
+	return reasoning.Message{}, false
+}
+
+// stepHeld takes t, a delta that carries no marker's ID, where the
+// grammar takes text itself (no stance.direct) and the scanner holds
+// text, without the driver's feed, and returns its message and true,
+// where t goes on with the marker the held text begins
+// (marker.Scanner.Step): the run stays held until the marker is whole, as
+// in release. It reports false for any other t, which the driver's feed
+// then takes (Feed and Next, as Step requires).
+//
+//go:noinline
+func (s *shell) stepHeld(t string) (reasoning.Message, bool) {
+	if k, ok := s.live.sc.Step(t); ok {
 		return s.stepped(t, k), true
 	}
 	return reasoning.Message{}, false
