@@ -1982,12 +1982,23 @@ func (p *nameRule) cutInPlace(buf []byte) string {
 // listedExtension reports whether ext (at most 16 ASCII letters and
 // digits) is one of nameExtensions, in any case, without allocating.
 func listedExtension(ext string) bool {
-	if len(ext) > 8 || ext == "" {
+	if len(ext) >= len(listedLast) || ext == "" || listedLast[len(ext)]>>(ext[len(ext)-1]&31)&1 == 0 {
 		return false
 	}
 	k := packExt(ext)
 	return listedTable[k*listedMul>>56] == k
 }
+
+// listedLast has, for each length up to 8, bit b&31 set for the last byte
+// b of every extension of that length in nameExtensions: an extension
+// whose last byte's bit is clear there (most words) is not listed, in any
+// case, as b&31 is the same for a letter in either case.
+var listedLast = func() (l [9]uint32) {
+	for ext := range nameExtensions {
+		l[len(ext)] |= 1 << (ext[len(ext)-1] & 31)
+	}
+	return l
+}()
 
 // listedSplit is listedExtension for the extension a+b.
 func listedSplit(a, b string) bool {

@@ -710,6 +710,34 @@ func TestListedExtension(t *testing.T) {
 	}
 }
 
+// TestListedLast checks listedExtension, whose first test is on an
+// extension's length and last byte (listedLast), against nameExtensions:
+// every listed extension, in either case, with its last byte made each
+// letter and digit and with each letter and digit after it, and strings
+// of 1 to 9 bytes, x's and then each letter and digit.
+func TestListedLast(t *testing.T) {
+	const alnum = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+	check := func(e string) {
+		t.Helper()
+		if got, want := listedExtension(e), nameExtensions[strings.ToLower(e)]; got != want {
+			t.Errorf("listedExtension(%q) = %v, want %v", e, got, want)
+		}
+	}
+	for ext := range nameExtensions {
+		for _, base := range []string{ext, strings.ToUpper(ext)} {
+			for i := range len(alnum) {
+				check(base[:len(base)-1] + alnum[i:i+1])
+				check(base + alnum[i:i+1])
+			}
+		}
+	}
+	for n := 1; n <= 9; n++ {
+		for i := range len(alnum) {
+			check(strings.Repeat("x", n-1) + alnum[i:i+1])
+		}
+	}
+}
+
 // TestNormalizerShortcuts checks the two reads cut makes before it calls
 // pathAt, on the stretch before a name: quickPath, that the stretch before
 // the slash ending it has no dot and begins after ASCII whitespace or one
