@@ -45,27 +45,28 @@ func TestHarmonyHeldBare(t *testing.T) {
 }
 
 // TestHarmonyActive checks active's stance, read from a table, against
-// where text goes as the grammar routes it, for every phase and route, of
-// both Harmony names.
+// where text goes as the grammar's text routes it, for every phase and
+// route, of both Harmony names: held as a header's (directHeld), to the
+// open segment (directSegment), or straight to a section.
 func TestHarmonyActive(t *testing.T) {
 	for _, rawTools := range []bool{false, true} {
 		for _, ph := range []harmonyPhase{harmonyInHeader, harmonyInBody, harmonyInBetween} {
 			for _, r := range []harmonyRoute{routeContent, routeReasoning, routeSegment} {
-				var want int8
-				switch {
-				case ph == harmonyInHeader:
-					want = directHeld
-				case ph == harmonyInBetween:
-					want = int8(phaseContent)
-				case r == routeReasoning:
-					want = int8(phaseReasoning)
-				case r == routeContent || rawTools:
-					want = int8(phaseContent)
-				default:
-					want = directSegment
-				}
 				g := &harmonyGrammar{phase: ph, route: r, rawTools: rawTools}
 				st := g.active()
+				want, sent := int8(0), 0
+				g.text("x", 0, func(p phase, s string, at int) { want, sent = int8(p), sent+1 })
+				switch {
+				case sent > 1:
+					t.Fatalf("rawTools %v, phase %d, route %d: text sent %d pieces", rawTools, ph, r, sent)
+				case sent == 1:
+				case g.held == 1:
+					want = directHeld
+				case g.segs.one == "x":
+					want = directSegment
+				default:
+					t.Fatalf("rawTools %v, phase %d, route %d: text went nowhere", rawTools, ph, r)
+				}
 				if st.direct != want || st.mask != 1<<len(harmonyMarkers)-1 || st.moves || st.hold != 0 {
 					t.Errorf("rawTools %v, phase %d, route %d: active() = %+v, want direct %d and every marker", rawTools, ph, r, st, want)
 				}

@@ -735,9 +735,10 @@ func quietRef(markers []string, d string) bool {
 // the markers share a first byte and go on from it with one or two bytes
 // (only's second and third bytes), against quietRef, for every such delta
 // (of 4 and 5 bytes; longer ones at random) over the markers' first two
-// bytes and bytes that differ from them by a bit: it reports true for none that quietRef reports false for, and true
-// for the deltas with the first byte once, followed by a byte that is
-// neither second byte nor one of those next to them in value, as a rule.
+// bytes and bytes that differ from them by a bit: it reports true for none
+// that quietRef reports false for, and true for the deltas with the first
+// byte once, followed by a byte that is neither second byte nor one of
+// those next to them in value, as a rule.
 func TestQuietSecond(t *testing.T) {
 	for _, c := range []struct {
 		markers []string
