@@ -834,7 +834,7 @@ type shell struct {
 	initial grammar // where a response starts; never fed
 	spec    *machineSpec
 	live    driver  // the streaming response
-	spare   driver  // Extract's, reused
+	spare   *driver // Extract's, made at its first call and reused
 	gather  gather  // Extract's sections, reused
 	extract grammar // Extract's grammar between outputs, a copy of initial; nil before the first
 	wide    int8    // Extract's scanner watches every marker (1) or not (-1); 0: not known yet (wideExtract)
@@ -1073,21 +1073,25 @@ func (s *shell) extractAs(output string, owned bool) (m reasoning.Message, own [
 	if g == nil {
 		g = s.grammar(false)
 	}
-	s.spare.reset(g, s.spec.markers)
+	if s.spare == nil {
+		s.spare = new(driver)
+	}
+	d := s.spare
+	d.reset(g, s.spec.markers)
 	x := &s.gather
 	if t, ok := g.(tableMover); ok {
 		x.start(output)
-		s.spare.feedWhole(t, output, x, s.wideExtract())
-		s.spare.finish(x.emit)
+		d.feedWhole(t, output, x, s.wideExtract())
+		d.finish(x.emit)
 	} else {
-		gatherText(&s.spare, output, x)
+		gatherText(d, output, x)
 	}
 	if owned {
 		m, own = x.messageOwned()
 	} else {
 		m = x.message()
 	}
-	s.spare.g = nil
+	d.g = nil
 	// The grammar is made the initial one again now, not at the next call,
 	// so that it holds on to nothing of output in between.
 	s.initial.cloneInto(g)

@@ -48,10 +48,11 @@ type tagIDs struct {
 	boundaryEnded bool
 
 	// What the streaming end check has read (endAfter): the events of the
-	// IDs so far, with textIDs, and how many of the output's first IDs
-	// settle whether it begins with the label (labelPending), 0 when not
-	// known.
-	end       eventScan
+	// IDs so far, with textIDs (nil until its first read, so that a
+	// parser whose end check is not asked holds no scanner for it), and
+	// how many of the output's first IDs settle whether it begins with the
+	// label (labelPending), 0 when not known.
+	end       *eventScan
 	labelRead int
 }
 
@@ -76,7 +77,7 @@ func (r *tagIDs) ended(ids []int) bool {
 // and no boundary end no event: the value known at from holds, and their
 // text is not read.
 func (r *tagIDs) endAfter(m *endMemo, ids []int, from int, v int8, known bool) int8 {
-	if r.end.n > from {
+	if r.end != nil && r.end.n > from {
 		r.end.valid = false // it read IDs after from, which may differ now; the ways below that skip it would keep it
 	}
 	if r.f.labelOpens && r.labelPending(ids, from) {
@@ -119,7 +120,10 @@ func endValue(ended, inTool bool) int8 { return int8(bit(ended) | bit(inTool)<<1
 // several tokens may begin in.
 func (r *tagIDs) eventsAfter(ids []int, from int, inTool bool, fn func(k, end int, inTool bool)) {
 	if r.textIDs {
-		e := &r.end
+		if r.end == nil {
+			r.end = new(eventScan)
+		}
+		e := r.end
 		if !e.valid || e.n != from {
 			e.reset(r.f.markers, max(0, from-r.longestMarker()), inTool)
 		}
