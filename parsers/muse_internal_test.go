@@ -67,12 +67,7 @@ func TestMuseHeaderRecipient(t *testing.T) {
 			g.startHeader(start)
 			cut = 0
 		}
-		for at := cut; at < len(header) && g.phase == museInHeader; {
-			n := min(len(header)-at, 1+r.IntN(5))
-			g.text(header[at:at+n], at, discard)
-			at += n
-		}
-		if g.phase != museInHeader {
+		if !feedHeader(g, header, cut, r) {
 			continue // not a header: its text went to a body
 		}
 		checked++
@@ -224,12 +219,7 @@ func TestMuseHeaderRecipientAgain(t *testing.T) {
 			name := pick(names...)
 			header := pick("", " ", "assistant ") + pick("to=", "to", "t=") + name + pick("", "", " ", " \t")
 			g.startHeader(r.IntN(2) == 0)
-			for at := 0; at < len(header) && g.phase == museInHeader; {
-				n := min(len(header)-at, 1+r.IntN(5))
-				g.text(header[at:at+n], at, discard)
-				at += n
-			}
-			if g.phase != museInHeader {
+			if !feedHeader(g, header, 0, r) {
 				continue // not a header: its text went to a body
 			}
 			checked++
@@ -255,4 +245,15 @@ func TestMuseHeaderRecipientAgain(t *testing.T) {
 	if checked < 10000 || again < 500 {
 		t.Fatalf("only %d of the random headers were headers at <|message|>, %d naming the tool called last", checked, again)
 	}
+}
+
+// feedHeader feeds g header's text from offset from in pieces of 1 to 5
+// bytes, while g reads a header, and reports whether it still does.
+func feedHeader(g *museGrammar, header string, from int, r *rand.Rand) bool {
+	for at := from; at < len(header) && g.phase == museInHeader; {
+		n := min(len(header)-at, 1+r.IntN(5))
+		g.text(header[at:at+n], at, discard)
+		at += n
+	}
+	return g.phase == museInHeader
 }
