@@ -282,7 +282,7 @@ func (s *Scanner) derive(mask uint64, slot int) activeSet {
 	}
 	if e.lead != "" {
 		e.only = int(e.lead[0])
-		if d, f := s.seconds2(mask); d != 0 {
+		if d, f := s.secondBytes(mask, e.lead[0]); d != 0 {
 			e.only |= int(d)<<8 | int(f)<<16
 		}
 		return e
@@ -303,20 +303,22 @@ func (s *Scanner) derive(mask uint64, slot int) activeSet {
 	}
 	if n == 2 {
 		e.pair = [2]uint64{uint64(a) * Lows, uint64(b) * Lows}
-		if c, d := s.second(mask, a), s.second(mask, b); c != 0 && d != 0 {
-			e.only = ^int(c | d<<8)
+		c, c2 := s.secondBytes(mask, a)
+		d, d2 := s.secondBytes(mask, b)
+		if c != 0 && c == c2 && d != 0 && d == d2 {
+			e.only = ^(int(c) | int(d)<<8)
 		}
 	}
 	return e
 }
 
-// seconds2 returns the second bytes of the markers of mask where they
-// have at most two (d, e; e = d where one), neither NUL, else 0, 0 (as
-// where one is a byte long).
-func (s *Scanner) seconds2(mask uint64) (d, e byte) {
+// secondBytes returns the second bytes of the markers of mask that begin
+// with c where they have at most two, neither NUL: d and e (e = d where
+// they have one); else 0, 0, as where one of them is a byte long.
+func (s *Scanner) secondBytes(mask uint64, c byte) (d, e byte) {
 	for m := mask; m != 0; m &= m - 1 {
-		mk := s.markers[bits.TrailingZeros64(m)]
-		switch {
+		switch mk := s.markers[bits.TrailingZeros64(m)]; {
+		case mk[0] != c:
 		case len(mk) < 2 || mk[1] == 0:
 			return 0, 0
 		case d == 0:
@@ -329,22 +331,6 @@ func (s *Scanner) seconds2(mask uint64) (d, e byte) {
 		}
 	}
 	return d, e
-}
-
-// second returns the second byte that all markers of mask that begin with
-// c have, or 0 where they have several or one is a byte long.
-func (s *Scanner) second(mask uint64, c byte) uint64 {
-	var d byte
-	for m := mask; m != 0; m &= m - 1 {
-		switch mk := s.markers[bits.TrailingZeros64(m)]; {
-		case mk[0] != c:
-		case len(mk) < 2 || d != 0 && mk[1] != d:
-			return 0
-		default:
-			d = mk[1]
-		}
-	}
-	return uint64(d)
 }
 
 // commonPrefix returns the length of the longest common prefix of a and b.

@@ -865,6 +865,7 @@ func TestQuietPairSecond(t *testing.T) {
 		{[]string{"<|a", "to=", "tx"}, false},     // "t" goes on with two bytes
 		{[]string{"<|a", "t", "<|b"}, false},      // "t" is a marker of a byte
 		{[]string{"[A", "[B", "</s>"}, false},     // "[" goes on with two bytes, "<" with one (Mistral's)
+		{[]string{"<\x00", "<|a", "to="}, false},  // "<" goes on with two bytes, the first NUL
 	} {
 		markers := c.markers
 		var s, loop Scanner
