@@ -401,23 +401,19 @@ func (g *harmonyGrammar) takeHeld(s string, at int) bool {
 	if n, r := len(s), len(g.raw); uint(n-1) < 8 && n <= g.room {
 		// The common piece, a delta of a stream's header or what a
 		// control token leaves of one: read as one word of its bytes
-		// (some of them twice), looked at for a newline and written to
-		// raw so (past its end until it is taken), which costs less than
-		// strings.IndexByte's call and hold's append.
+		// (zeros past its end), looked at for a newline and written to
+		// raw so, in one store (past its end until it is taken), which
+		// costs less than strings.IndexByte's call and hold's append.
 		var x uint64
-		b := g.raw[r : r+8] // room leaves raw these 8 bytes
-		if n >= 4 {
-			lo, hi := marker.Word32(s), marker.Word32(s[n-4:])
-			binary.LittleEndian.PutUint32(b, lo)
-			binary.LittleEndian.PutUint32(b[n-4:], hi)
-			x = uint64(lo) | uint64(hi)<<32
+		if n >= 4 { // two words of 4 that overlap where n < 8
+			x = uint64(marker.Word32(s)) | uint64(marker.Word32(s[n-4:]))<<(8*(n-4))
 		} else { // s[0], s[n/2] and s[n-1] are all of s
-			b[0], b[n>>1], b[n-1] = s[0], s[n>>1], s[n-1]
-			x = uint64(s[0])*marker.Lows&^0xffff00 | uint64(s[n>>1])<<8 | uint64(s[n-1])<<16
+			x = uint64(s[0]) | uint64(s[n>>1])<<(8*(n>>1)) | uint64(s[n-1])<<(8*(n-1))
 		}
 		if marker.HoldsByte(x, '\n') || marker.HoldsByte(x, '<') {
 			return false
 		}
+		binary.LittleEndian.PutUint64(g.raw[r:r+8], x) // room leaves raw these 8 bytes
 		if work.Counting && at != g.from+g.held {
 			panic(fmt.Sprintf("parsers: Harmony header text at %d, not after the %d bytes held from %d", at, g.held, g.from))
 		}

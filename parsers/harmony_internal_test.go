@@ -44,6 +44,36 @@ func TestHarmonyHeldBare(t *testing.T) {
 	}
 }
 
+// TestHarmonyTakeHeldText checks that a stream's header keeps the text
+// takeHeld takes as it came, on pieces of every length it reads alike (up
+// to 3 bytes, 4 to 8, 9 and more) one after the other, each of distinct
+// bytes, and that it refuses a piece with a newline wherever it lies.
+func TestHarmonyTakeHeldText(t *testing.T) {
+	g := &harmonyGrammar{raw: make([]byte, 0, 256)}
+	g.beginHeader(harmonyStart, 0)
+	want, c := "", byte('A')
+	for n := 1; n <= 12; n++ {
+		b := make([]byte, n)
+		for i := range b {
+			b[i], c = c, 'A'+(c-'A'+1)%58
+		}
+		s := string(b)
+		for i := range n {
+			nl := s[:i] + "\n" + s[i+1:]
+			if g.takeHeld(nl, len(harmonyStart)+len(want)) {
+				t.Fatalf("takeHeld(%q) took it", nl)
+			}
+		}
+		if !g.takeHeld(s, len(harmonyStart)+len(want)) {
+			t.Fatalf("takeHeld(%q) refused it", s)
+		}
+		want += s
+		if got := string(g.heldRaw()); got != harmonyStart+want {
+			t.Fatalf("after %q: header %q, want %q", s, got, harmonyStart+want)
+		}
+	}
+}
+
 // TestHarmonyActive checks active's stance, read from a table, against
 // where text goes as the grammar's text routes it, for every phase and
 // route, of both Harmony names: held as a header's (directHeld), to the
