@@ -1,8 +1,10 @@
 package parsers
 
 import (
+	"encoding/binary"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/reasoning-go/reasoning"
 	"github.com/reasoning-go/reasoning/internal/catalog"
@@ -263,10 +265,22 @@ func newTagFamilyErr(spec tagSpec) (*tagFamily, error) {
 // per family, the markers that count in each of the 32 structures and the
 // move each kind of marker makes there; the machine then looks them up.
 
-// key is the index of s's structure in the table.
-func (s tagState) key() uint8 {
-	return uint8(s.phase) | bit(s.opened)<<1 | bit(s.seen)<<2 | bit(s.begun)<<3 | bit(s.inTool)<<4
+// key is the index of s's structure in the table: phase, opened, seen,
+// begun and inTool as its bits 0 to 4. It reads them as bytes 0 to 3 and 5
+// of one word of s's first 8 bytes, each 0 or 1, which one multiply moves
+// to bits 40 to 44 (no two products meet, so nothing carries).
+func (s *tagState) key() uint8 {
+	x := binary.LittleEndian.Uint64((*[8]byte)(unsafe.Pointer(s))[:])
+	return uint8((x&structBytes)*structGather>>40) & (structures - 1)
 }
+
+// structBytes are the bytes of tagState's first 8 that key reads, and
+// structGather the multiplier that moves byte 0, 1, 2, 3 and 5 to bit 40,
+// 41, 42, 43 and 44.
+const (
+	structBytes  = 0x0000_0100_0101_0101
+	structGather = 1<<40 | 1<<33 | 1<<26 | 1<<19 | 1<<4
+)
 
 // holding reports whether s holds something back or drops text as it
 // comes: the start of a section (trimming, labeling, leading, gap,
