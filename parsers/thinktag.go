@@ -282,6 +282,10 @@ const (
 	structGather = 1<<40 | 1<<33 | 1<<26 | 1<<19 | 1<<4
 )
 
+// key reads 8 bytes of a tagState: it must have them (TestTagStateKey
+// checks where its fields lie).
+var _ [unsafe.Sizeof(tagState{}) - 8]struct{}
+
 // holding reports whether s holds something back or drops text as it
 // comes: the start of a section (trimming, labeling, leading, gap,
 // wrapped) or the tail of a tail marker (inTail).
