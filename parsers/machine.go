@@ -833,11 +833,9 @@ type machineSpec struct {
 type shell struct {
 	initial grammar // where a response starts; never fed
 	spec    *machineSpec
-	live    driver  // the streaming response
-	spare   *driver // Extract's, made at its first call and reused
-	gather  gather  // Extract's sections, reused
-	extract grammar // Extract's grammar between outputs, a copy of initial; nil before the first
-	wide    int8    // Extract's scanner watches every marker (1) or not (-1); 0: not known yet (wideExtract)
+	live    driver     // the streaming response
+	spare   *extractor // Extract's, made at its first call and reused
+	wide    int8       // Extract's scanner watches every marker (1) or not (-1); 0: not known yet (wideExtract)
 	stream
 	out      emitter         // the streaming emitter, made once
 	segs     *segmentBuilder // the live grammar's segments (segmented), else nil
@@ -858,6 +856,29 @@ type shell struct {
 	// skipKnown: skip holds for its deltas after the prompt (pastPrompt).
 	skip, skipKnown bool
 	probe           *driver // IsReasoningEndAfter's copy of the memo's walk, made at its first call and reused
+}
+
+// extractor is what Extract keeps between outputs, made in one piece at
+// its first call: its driver, its grammar (a copy of the initial one
+// between outputs) and the sections it gathers, whose first spans have
+// room of their own.
+type extractor struct {
+	d    driver
+	g    grammar
+	x    gather
+	room [2][extractRoom]span
+}
+
+// extractRoom is how many spans of each section an extractor has room for
+// before the gather's first growth: a reasoning block and the answer
+// after it are one each.
+const extractRoom = 2
+
+// newExtractor returns the extractor of s.
+func newExtractor(s *shell) *extractor {
+	e := &extractor{g: s.grammar(false)}
+	e.x.sec = [2][]span{e.room[0][:0], e.room[1][:0]}
+	return e
 }
 
 // idRuler is an optional interface of a grammar whose ID methods follow
@@ -1069,16 +1090,12 @@ const wideMax = 4
 
 // extractAs is Extract, or with owned set extractOwned.
 func (s *shell) extractAs(output string, owned bool) (m reasoning.Message, own []byte) {
-	g := s.extract
-	if g == nil {
-		g = s.grammar(false)
-	}
 	if s.spare == nil {
-		s.spare = new(driver)
+		s.spare = newExtractor(s)
 	}
-	d := s.spare
+	e := s.spare
+	d, g, x := &e.d, e.g, &e.x
 	d.reset(g, s.spec.markers)
-	x := &s.gather
 	if t, ok := g.(tableMover); ok {
 		x.start(output)
 		d.feedWhole(t, output, x, s.wideExtract())
@@ -1096,7 +1113,6 @@ func (s *shell) extractAs(output string, owned bool) (m reasoning.Message, own [
 	// so that it holds on to nothing of output in between.
 	s.initial.cloneInto(g)
 	segmentText(g, false)
-	s.extract = g
 	return m, own
 }
 
