@@ -6,8 +6,6 @@ import (
 	"testing"
 
 	"github.com/reasoning-go/reasoning"
-	"github.com/reasoning-go/reasoning/internal/catalog"
-	"github.com/reasoning-go/reasoning/internal/conformance"
 )
 
 // TestExtractReuse checks that what Extract keeps between outputs (its
@@ -17,12 +15,7 @@ import (
 // and a parser that has extracted streams what a new one streams.
 func TestExtractReuse(t *testing.T) {
 	for _, name := range reasoning.Names() {
-		entry, ok := catalog.Lookup(name)
-		if !ok {
-			t.Fatalf("no catalog entry for %s", name)
-		}
-		markers := slices.Concat(entry.Markers, entry.Boundaries)
-		tok := conformance.Tokenizer(name, conformance.ToyVocab(markers))
+		markers, tok := toyOf(t, name)
 		if len(markers) == 0 {
 			markers = []string{"x"} // a family of no markers: its text alone
 		}

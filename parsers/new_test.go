@@ -8,6 +8,7 @@ import (
 	"github.com/reasoning-go/reasoning"
 	"github.com/reasoning-go/reasoning/internal/catalog"
 	"github.com/reasoning-go/reasoning/internal/conformance"
+	"github.com/reasoning-go/reasoning/tokenizer"
 )
 
 // TestNewLazy checks that New makes neither Extract's driver nor the
@@ -17,12 +18,7 @@ import (
 func TestNewLazy(t *testing.T) {
 	checked := 0
 	for _, name := range reasoning.Names() {
-		entry, ok := catalog.Lookup(name)
-		if !ok {
-			t.Fatalf("no catalog entry for %s", name)
-		}
-		markers := slices.Concat(entry.Markers, entry.Boundaries)
-		tok := conformance.Tokenizer(name, conformance.ToyVocab(markers))
+		markers, tok := toyOf(t, name)
 		out := " plan\n" + strings.Join(markers, "\n a ") + " answer"
 		p, err := reasoning.New(name, tok)
 		if err != nil {
@@ -65,4 +61,17 @@ func TestNewLazy(t *testing.T) {
 	if checked == 0 {
 		t.Fatal("no think-tag family reads its IDs' text")
 	}
+}
+
+// toyOf returns name's markers and boundaries, and a toy vocabulary in
+// which each of them is one token, with the tokenizer metadata the name's
+// catalog entry calls for (conformance.Tokenizer).
+func toyOf(t *testing.T, name string) ([]string, tokenizer.Tokenizer) {
+	t.Helper()
+	e, ok := catalog.Lookup(name)
+	if !ok {
+		t.Fatalf("no catalog entry for %s", name)
+	}
+	markers := slices.Concat(e.Markers, e.Boundaries)
+	return markers, conformance.Tokenizer(name, conformance.ToyVocab(markers))
 }
