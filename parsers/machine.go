@@ -1151,14 +1151,14 @@ func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 		// that takes a delta without the driver's feed must say where.
 		panic(fmt.Sprintf("parsers: %d bytes fed, %d placed and %d held", l.fed, l.pos, len(l.sc.Held())))
 	}
-	if l, t := &s.live, d.Text; l.fast >= 0 && t != "" && !holds(l.hold, t[len(t)-1]) {
+	if t := d.Text; s.live.fast >= 0 && t != "" && !holds(s.live.hold, t[len(t)-1]) {
 		if s.quietIDs(d.IDs) {
-			if !l.sc.Quiet(t) {
+			if !s.live.sc.Quiet(t) {
 				return s.toSection(t)
 			}
-			l.pos += len(t)
-			l.fed += len(t)
-			if l.fast == int8(phaseReasoning) {
+			s.live.pos += len(t)
+			s.live.fed += len(t)
+			if s.live.fast == int8(phaseReasoning) {
 				return reasoning.Message{Reasoning: t}
 			}
 			return reasoning.Message{Content: t}
@@ -1168,23 +1168,23 @@ func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 		// Asked once here for all the cases after it; the ID mode
 		// quietIDs notes, the driver notes for the delta too (takeIDs,
 		// markerDelta), or the stream is finished.
-	} else if l.direct >= 0 {
-		if l.sc.Quiet(t) {
-			return l.quiet(t, &s.slab) // the driver holds what the grammar would (driver.run)
+	} else if s.live.direct >= 0 {
+		if s.live.sc.Quiet(t) {
+			return s.live.quiet(t, &s.slab) // the driver holds what the grammar would (driver.run)
 		}
 		if m, ok := s.release(t); ok {
 			return m
 		}
-	} else if l.fast == directSegment {
-		if l.sc.Quiet(t) {
+	} else if s.live.fast == directSegment {
+		if s.live.sc.Quiet(t) {
 			// Most of a tool call's deltas: added where the open segment's
 			// gathered text has room for them (segmentBuilder.add's common
 			// case, written out here, where it costs least).
 			if b, n := s.segs, len(s.segs.buf); n > 0 && n+len(t) <= cap(b.buf) {
 				b.buf = b.buf[:n+len(t)]
 				copy(b.buf[n:], t)
-				l.pos += len(t)
-				l.fed += len(t)
+				s.live.pos += len(t)
+				s.live.fed += len(t)
 				return reasoning.Message{}
 			}
 			if s.toGrammar(t) {
@@ -1192,16 +1192,16 @@ func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 			}
 		}
 		return s.toSection(t)
-	} else if l.fast == directHeld {
+	} else if s.live.fast == directHeld {
 		// A header's text. Where the grammar refuses a marker's first
 		// byte (spec.heldBare), it is asked first, with no search.
 		if s.heldBare {
-			if l.sc.Held() == "" && s.toGrammar(t) {
+			if s.live.sc.Held() == "" && s.toGrammar(t) {
 				return reasoning.Message{}
 			}
 			return s.toSection(t)
 		}
-		if !l.sc.Quiet(t) {
+		if !s.live.sc.Quiet(t) {
 			return s.toSection(t)
 		}
 		if s.toGrammar(t) {
@@ -1209,7 +1209,7 @@ func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 		}
 		// Quiet text the grammar refused: the driver's (below), which
 		// does not ask it again.
-	} else if l.direct == -1 && l.sc.Held() != "" {
+	} else if s.live.direct == -1 && s.live.sc.Held() != "" {
 		if m, ok := s.stepHeld(t); ok {
 			return m
 		}
@@ -1218,8 +1218,8 @@ func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	// where the marker counts and nothing is held or pending, goes to the
 	// grammar without the scanner (markerDelta): a marker token is most
 	// of what a token stream's slow deltas are.
-	if l := &s.live; len(d.IDs) == 1 && s.watch == 0 && !s.finished && len(l.run) == 0 && l.sc.Held() == "" {
-		if k := s.markerOf(d.IDs[0]); k >= 0 && l.mask&(1<<k) != 0 && d.Text == l.markers[k] {
+	if len(d.IDs) == 1 && s.watch == 0 && !s.finished && len(s.live.run) == 0 && s.live.sc.Held() == "" {
+		if k := s.markerOf(d.IDs[0]); k >= 0 && s.live.mask&(1<<k) != 0 && d.Text == s.live.markers[k] {
 			return s.markerDelta(k)
 		}
 	}
