@@ -366,14 +366,15 @@ func normalizePaths(s string) string {
 // A short delta that ends in an ASCII character, after no text rule (a)
 // holds, goes through the rules here, from one scan of its bytes'
 // classes: a run of name characters, after no held text but a run of
-// whitespace with no dot (sanitized.slow), as one step of each rule; any
-// other through rule (a) as its feed takes such a delta; when rule (a)
-// takes it whole (pathRule.short) and it has no dot, after no held text
-// but a run of whitespace with no dot that it ends, it goes through rule
-// (b) in the same pass: no try in it may match, and only a run of
-// whitespace after a name at its end is held; one whose dots are all in a
-// run at its end goes through rule (b) in dotted. Any other goes through
-// each rule's feed (rule (b)'s alone when rule (a) took it here).
+// whitespace with no dot (sanitized.slow), and one after a space, tab or
+// line end, outside a path and after no held text, as one step of each
+// rule; any other through rule (a) as its feed takes such a delta; when
+// rule (a) takes it whole (pathRule.short) and it has no dot, after no
+// held text but a run of whitespace with no dot that it ends, it goes
+// through rule (b) in the same pass: no try in it may match, and only a
+// run of whitespace after a name at its end is held; one whose dots are
+// all in a run at its end goes through rule (b) in dotted. Any other goes
+// through each rule's feed (rule (b)'s alone when rule (a) took it here).
 // Without a base shell (sanitized.base nil), the delta is content, and
 // goes through the rules alone.
 func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
@@ -466,6 +467,21 @@ func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 		}
 		return reasoning.Message{Content: s}
 	}
+	if c0 == cDrop && rest != 0 && n > 1 && !p.slow && p.names.hold == "" && !p.paths.path && !p.paths.slash {
+		// A run of name characters after a space, tab or line end, the
+		// common token, outside a path and after no held run: what the
+		// rules below make of it in fewer steps. Rule (a), outside a path,
+		// steps over it as over one ordinary character (its run goes on
+		// after a name's character); rule (b)'s run of name characters
+		// begins at s[1], where no name's character precedes it, and it
+		// holds nothing.
+		if sh != nil {
+			sh.took(n)
+		}
+		p.paths.run = true
+		p.names.st, p.names.n = nameBegins(0, normClass[s[1]])|seen&cSpecial, n-1
+		return reasoning.Message{Content: s}
+	}
 	if sh != nil {
 		if seen&cBreak != 0 && hasOpen(s) { // "<" has cBreak
 			return p.decided(sh.scan(s))
@@ -473,23 +489,22 @@ func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 		sh.took(n)
 	}
 	// Rule (a), which holds nothing, as its feed reads a short delta.
-	a, b := &p.paths, &p.names
-	if !a.path && !a.slash && seen&(cSlash|cLead) == 0 {
+	if !p.paths.path && !p.paths.slash && seen&(cSlash|cLead) == 0 {
 		// Outside a path only a slash can begin one.
-		a.run = last&(cDrop|cBreak) == 0
+		p.paths.run = last&(cDrop|cBreak) == 0
 	} else if seen&(cDot|cSlash|cDrop|cBreak|cLead) == 0 {
-		a.ordinary() // as short
-	} else if k := a.short(s, seen); k < n {
+		p.paths.ordinary() // as short
+	} else if k := p.paths.short(s, seen); k < n {
 		out, ok := "", false
 		if seen&cLead == 0 { // small turns away a byte that may begin a Unicode space
-			out, ok = a.small(s, k)
+			out, ok = p.paths.small(s, k)
 		}
 		if !ok { // only where short read nothing (k 0): bulk reads s from the start
-			out = a.bulk(s, false)
+			out = p.paths.bulk(s, false)
 		}
 		return reasoning.Message{Content: p.feedNames(out)}
 	}
-	if p.slow || b.hold != "" && normClass[s[0]]&cRun != 0 {
+	if p.slow || p.names.hold != "" && normClass[s[0]]&cRun != 0 {
 		return reasoning.Message{Content: p.feedNames(s)}
 	}
 	if seen&cDot != 0 {
@@ -499,22 +514,22 @@ func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	// after s depends only on its last run of name characters and the
 	// character before it; when s ends in whitespace, a try begins there
 	// if that run is a name.
-	held := b.hold
+	held := p.names.hold
 	switch {
 	case rest != 0 && n > 1: // a run of name characters after one that is not
-		b.st, b.n = nameBegins(afterOf(c0), normClass[s[1]])|seen&cSpecial, n-1
+		p.names.st, p.names.n = nameBegins(afterOf(c0), normClass[s[1]])|seen&cSpecial, n-1
 	case last&cName != 0 && n == 4:
 		// As nameEnds, unrolled: not all of s[1:] is a name's.
 		switch c1, c2 := normClass[s[1]], normClass[s[2]]; {
 		case c2&cName == 0:
-			b.st, b.n = nameBegins(afterOf(c2), last)|last&cSpecial, 1
+			p.names.st, p.names.n = nameBegins(afterOf(c2), last)|last&cSpecial, 1
 		default: // c1 is not a name's
-			b.st, b.n = nameBegins(afterOf(c1), c2)|(c2|last)&cSpecial, 2
+			p.names.st, p.names.n = nameBegins(afterOf(c1), c2)|(c2|last)&cSpecial, 2
 		}
 	case last&cName != 0:
-		b.nameEnds(s, n)
+		p.names.nameEnds(s, n)
 	case last&cDrop == 0:
-		b.st = afterOf(last)
+		p.names.st = afterOf(last)
 	default:
 		j := n - 1
 		for j > 0 && normClass[s[j-1]]&cDrop != 0 {
@@ -522,24 +537,24 @@ func (p *sanitized) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 		}
 		if j > 0 {
 			if c := normClass[s[j-1]]; c&cName != 0 {
-				b.nameEnds(s, j)
+				p.names.nameEnds(s, j)
 			} else {
-				b.st = afterOf(c)
+				p.names.st = afterOf(c)
 			}
 		}
-		if b.st&(nInRun|nName) == nInRun|nName && b.n <= 256 {
-			b.try = nameTry{run: n - j, spaced: true, special: b.st&cSpecial != 0}
-			b.phase, b.st, b.hold = tryRun, 0, s[j:]
+		if p.names.st&(nInRun|nName) == nInRun|nName && p.names.n <= 256 {
+			p.names.try = nameTry{run: n - j, spaced: true, special: p.names.st&cSpecial != 0}
+			p.names.phase, p.names.st, p.names.hold = tryRun, 0, s[j:]
 			if held != "" {
-				return reasoning.Message{Content: b.slab.Append(held, s[:j])}
+				return reasoning.Message{Content: p.names.slab.Append(held, s[:j])}
 			}
 			return reasoning.Message{Content: s[:j]}
 		}
-		b.st = 0
+		p.names.st = 0
 	}
 	if held != "" {
-		b.phase, b.hold = noTry, ""
-		return reasoning.Message{Content: b.slab.Append(held, s)}
+		p.names.phase, p.names.hold = noTry, ""
+		return reasoning.Message{Content: p.names.slab.Append(held, s)}
 	}
 	return reasoning.Message{Content: s}
 }

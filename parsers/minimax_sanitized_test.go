@@ -786,3 +786,43 @@ func TestNormalizerShortcuts(t *testing.T) {
 		}
 	}
 }
+
+// TestNormalizerSpacedWord checks ExtractStreaming's shortcut for a delta
+// of a word after a space (or a tab or line end), the common token, which
+// it takes outside a path and after no held run, and which then leaves
+// rule (b) in the state its rules give (the word begins a run, a name
+// when it begins with a letter or digit, special when it has a digit, _
+// or -, and as long as the word, up to rule (b)'s limit of 256 for a
+// name): after each prefix, which leaves the rules in one state or
+// another, the word, then a suffix whose output turns on that state, agree
+// with refNorm (normAgree), and through the parser with its shell the
+// streamed content is its Extract's.
+func TestNormalizerSpacedWord(t *testing.T) {
+	prefixes := []string{"", "x", "x.", "a/b", "a/", "see v2", "main ", "main . ", "f(", "'", "a/b ", strings.Repeat("n", 255), "x\v", ".."}
+	words := []string{" ab", " a2", " _x", " -y", " 9", " x_y-z9", "\tab", "\nab", " main", " " + strings.Repeat("w", 60)}
+	suffixes := []string{"", " . py", ". py", " .json", ".\npy", " . txt_", " . gd ", "/x . gd", "\n", strings.Repeat("v", 196) + " . py"}
+	tok := conformance.Tokenizer("minimax_m2_sanitized", nil)
+	for _, pre := range prefixes {
+		for _, w := range words {
+			for _, suf := range suffixes {
+				deltas := []string{pre, w, suf}
+				if err := normAgree(deltas); err != nil {
+					t.Fatalf("deltas %q: %v", deltas, err)
+				}
+				p, err := reasoning.New("minimax_m2_sanitized", tok, thinkingOn)
+				if err != nil {
+					t.Fatal(err)
+				}
+				stream := []string{"</think>" + pre, w, suf}
+				var got strings.Builder
+				for _, d := range stream {
+					got.WriteString(p.ExtractStreaming(reasoning.Delta{Text: d}).Content)
+				}
+				got.WriteString(p.Finish().Content)
+				if want := p.Extract(strings.Join(stream, "")).Content; got.String() != want {
+					t.Fatalf("deltas %q: streamed content %q, Extract's %q", stream, got.String(), want)
+				}
+			}
+		}
+	}
+}
