@@ -1143,6 +1143,10 @@ func (s *shell) ExtractStreaming(d reasoning.Delta) reasoning.Message {
 	// shell takes the text before the scanner's first marker itself
 	// (toSection, toGrammar); a quiet delta of the open segment that its
 	// gathered text has room for is added there at once.
+	//
+	// The live driver's fields are read through s here, not through a
+	// pointer to s.live held in a local, which the compiler would keep in
+	// the frame for the paths that call on: two instructions a delta.
 	if work.Counting && s.watch != s.live.extra {
 		panic(fmt.Sprintf("parsers: markers %#x have IDs pending, the scanner watches %#x for them", s.watch, s.live.extra))
 	}
