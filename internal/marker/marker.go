@@ -390,6 +390,9 @@ func (s *Scanner) fillTable() {
 			t[c] = manyFirst
 		}
 	}
+	if pt.n >= 0 {
+		pt.measure(s.markers)
+	}
 	s.groups[s.slot] = s.groupOf(t)
 	s.tabOf[s.slot] = s.active
 }
@@ -427,6 +430,9 @@ func (s *Scanner) groupOf(t *[256]uint8) group {
 		k := bits.TrailingZeros64(m)
 		g.parts.add(s.markers[k][len(g.lead)], k)
 	}
+	if g.parts.n >= 0 {
+		g.parts.measure(s.markers)
+	}
 	return g
 }
 
@@ -440,6 +446,10 @@ type parts struct {
 	bytes uint64    // byte i is that of sets[i]; the rest repeat byte 0
 	sets  [8]uint64 // the markers by byte
 	n     int8      // bytes held; -1: more than 8
+	// shared[i] is the length of the prefix the markers of sets[i]
+	// share (the whole of one alone), where at most 255, else 0 (see
+	// measure).
+	shared [8]uint8
 }
 
 // add notes that marker k has byte c where the markers part.
@@ -463,6 +473,30 @@ func (p *parts) add(c byte, k int) {
 	}
 	p.sets[p.n] = 1 << k
 	p.n++
+}
+
+// measure fills in p.shared for p's markers, all of them added.
+func (p *parts) measure(markers []string) {
+	for i := range max(p.n, 0) {
+		m := p.sets[i]
+		rep := markers[bits.TrailingZeros64(m)]
+		n := len(rep)
+		for m &= m - 1; m != 0; m &= m - 1 {
+			n = commonPrefix(rep[:n], markers[bits.TrailingZeros64(m)])
+		}
+		if n <= 255 {
+			p.shared[i] = uint8(n)
+		}
+	}
+}
+
+// sharedBy returns the length of the prefix that the markers with byte c
+// where p's markers part share (0: not known), where p parts them (p.n >=
+// 0) and some of them have c.
+func (p *parts) sharedBy(c byte) int {
+	x := p.bytes ^ uint64(c)*Lows
+	z := (x - Lows) &^ x & highs
+	return int(p.shared[bits.TrailingZeros64(z)>>3&7])
 }
 
 // parted returns the active markers that have byte c where they part,
@@ -1214,7 +1248,13 @@ func (s *Scanner) extend(h, b string) (k int, more uint64) {
 		}
 		p, b = q, b[n:]
 		s.table()
-		cand &= s.parted(b[0])
+		if pt := &s.parts[s.slot]; pt.n >= 0 { // those that have b[0] where they part: where b ends in what they share, within tells
+			if cand &= pt.of(b[0], cand); len(b) == 1 || cand&(cand-1) != 0 && p+len(b) <= pt.sharedBy(b[0]) {
+				return s.within(cand, p, b)
+			}
+		} else {
+			cand &= s.parted(b[0])
+		}
 	} else if cand == s.grouped && p <= len(s.groups[s.slot].lead) { // h is the group's lead, or part of it: the group is cand
 		g := &s.groups[s.slot]
 		q := len(g.lead)
@@ -1229,7 +1269,13 @@ func (s *Scanner) extend(h, b string) (k int, more uint64) {
 			return -1, cand
 		}
 		p, b = q, b[n:]
-		cand &= g.parts.of(b[0], cand)
+		if g.parts.n >= 0 { // as above
+			if cand &= g.parts.of(b[0], cand); len(b) == 1 || cand&(cand-1) != 0 && p+len(b) <= g.parts.sharedBy(b[0]) {
+				return s.within(cand, p, b)
+			}
+		} else {
+			cand &= g.parts.of(b[0], cand)
+		}
 	}
 	if n := len(b); n >= 4 && n <= 8 {
 		// A token of 4 to 8 bytes ("message", "_THI"): compared as two
@@ -1278,6 +1324,38 @@ func (s *Scanner) extend(h, b string) (k int, more uint64) {
 		}
 	}
 	return -1, more
+}
+
+// within is extend's answer where the markers of cand are those that go
+// on from h, p bytes long, with b[0], and b is one byte long or goes no
+// further than the prefix they share: b compared with the first of them
+// (Inkling's "content" after "<|"), rather than with each.
+func (s *Scanner) within(cand uint64, p int, b string) (int, uint64) {
+	if cand == 0 {
+		return -1, 0
+	}
+	k := bits.TrailingZeros64(cand)
+	rep := s.markers[k]
+	if len(b) == 1 { // the common b here
+		if cand&(cand-1) == 0 && len(rep) == p+1 { // markers are not inside one another: the only one
+			return k, 0
+		}
+		return -1, cand
+	}
+	work.Add(len(b))
+	r := rep[p : p+len(b)]
+	if n := len(b); n >= 4 && n <= 8 {
+		if Word32(r) != Word32(b) || Word32(r[n-4:]) != Word32(b[n-4:]) {
+			return -1, 0
+		}
+		return -1, cand
+	}
+	for i := 1; i < len(r); i++ {
+		if r[i] != b[i] {
+			return -1, 0
+		}
+	}
+	return -1, cand
 }
 
 // Flush ends the input and returns the text held back.

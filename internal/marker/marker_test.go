@@ -1331,6 +1331,11 @@ func TestExtend(t *testing.T) {
 	for _, markers := range [][]string{
 		{"<|START_THINKING|>", "<|END_THINKING|>", "<|START_RESPONSE|>", "<|END_RESPONSE|>", "<|START_ACTION|>", "<|END_ACTION|>", "<co>", "</co:"},
 		{"[THINK]", "[/THINK]", "[TOOL_CALLS]", "<think>", "</think>"},
+		// Inkling's: several that part from the lead "<|" with one byte
+		// and share more ("<|content_") before they part again.
+		{"<|message_model|>", "<|content_text|>", "<|content_thinking|>", "<|content_invoke_tool_json|>", "<|content_invoke_tool_text|>", "<|content_tool_error|>", "<|end_message|>", "<|content_model_end_sampling|>"},
+		// Muse's: no shared lead, a group of four that begins with "<|".
+		{"<|start|>", "<|message|>", "<|eom|>", "<|eot|>", "to="},
 	} {
 		var s Scanner
 		s.Reset(markers)
@@ -1353,7 +1358,7 @@ func TestExtend(t *testing.T) {
 					}
 				}
 				for range 50 {
-					deltas = append(deltas, randomText(r, []string{"<", "|", "_", "S", "T", "A", "R", "E", "N", "D", "THINK", "ING", "RESP", ">", "a"}, 12))
+					deltas = append(deltas, randomText(r, []string{"<", "|", "_", "S", "T", "A", "R", "E", "N", "D", "THINK", "ING", "RESP", ">", "a", "content", "con", "e", "o", "m", "_t"}, 12))
 				}
 				for _, b := range deltas {
 					if b == "" || len(b) > 12 {
