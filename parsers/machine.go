@@ -856,6 +856,9 @@ type shell struct {
 	// skipKnown: skip holds for its deltas after the prompt (pastPrompt).
 	skip, skipKnown bool
 	probe           *driver // IsReasoningEndAfter's copy of the memo's walk, made at its first call and reused
+	// idHigh has bit id>>6&63 for the ID of each marker that is one
+	// token: quietIDs' second filter, for the IDs idBits lets through.
+	idHigh uint64
 }
 
 // extractor is what Extract keeps between outputs, made in one piece at
@@ -951,6 +954,7 @@ func prepareShell(spec *machineSpec, tok tokenizer.Tokenizer, cfg reasoning.Conf
 		s.allOne = s.allOne && id >= 0
 		if id >= 0 {
 			s.idBits |= 1 << (id & 63)
+			s.idHigh |= 1 << (id >> 6 & 63)
 			s.oneBits |= 1 << (id & 63)
 			if slices.Contains(s.single[:k], id) {
 				shared |= 1 << (id & 63)
@@ -1684,7 +1688,7 @@ func (s *shell) quietIDs(ids []int) bool {
 	}
 	s.idMode = true
 	for _, id := range ids {
-		if s.idBits&(1<<(id&63)) != 0 && isMarkerID(s.single, id) {
+		if s.idBits&(1<<(id&63)) != 0 && s.idHigh&(1<<(id>>6&63)) != 0 && isMarkerID(s.single, id) {
 			return false
 		}
 	}
