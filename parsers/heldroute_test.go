@@ -2,6 +2,7 @@ package parsers
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -84,14 +85,8 @@ func checkHeldRoutes(t *testing.T, name string, tok tokenizer.Tokenizer, ds []re
 			t.Fatalf("%s split %d delta %d %q: got %+v, want %+v (the driver's feed)", name, split, i, d.Text, got, want)
 		}
 		if sp, ok := p.(reasoning.Segmenter); ok {
-			gs, ws := sp.Segments(), q.(reasoning.Segmenter).Segments()
-			if len(gs) != len(ws) {
+			if gs, ws := sp.Segments(), q.(reasoning.Segmenter).Segments(); !slices.Equal(gs, ws) {
 				t.Fatalf("%s split %d delta %d %q: segments %+v, want %+v", name, split, i, d.Text, gs, ws)
-			}
-			for j := range gs {
-				if gs[j] != ws[j] {
-					t.Fatalf("%s split %d delta %d %q: segments %+v, want %+v", name, split, i, d.Text, gs, ws)
-				}
 			}
 		}
 	}
